@@ -1,0 +1,77 @@
+/* api.c: what every endpoint that calls a script shares. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "conf.h"
+#include "http.h"
+#include "log.h"
+#include "store.h"
+
+void
+api_queue_argv(struct app *app, const char *queue, struct queue_keys *k,
+    const char *argv[API_QUEUE_KEYS])
+{
+	keys_queue(k, app->conf->key_prefix, queue);
+	argv[0] = k->config, argv[1] = k->seq, argv[2] = k->waiting;
+	argv[3] = k->active, argv[4] = k->seen, argv[5] = k->stats;
+	argv[6] = k->tick;
+}
+
+static void
+api_call_done(const struct store_result *res, void *arg)
+{
+	struct api_call *c = arg;
+
+	switch (res->status) {
+	case STORE_OK:
+		c->done(c, res->reply);
+		break;
+	case STORE_UNAVAILABLE:
+		http_send_unavailable(c->req);
+		break;
+	default:
+		log_error("event=script_error queue=%s error=\"%s\"", c->queue,
+		    res->error ? res->error : "");
+		http_send_error(c->req, 500, "internal",
+		    "the queue store answered an unexpected error");
+	}
+	free(c);
+}
+
+void
+api_call_run(struct api_call *c, enum lua_script_id script, int nkeys,
+    int argc, const char *const *argv)
+{
+	if (store_eval(c->app->store, script, nkeys, argc, argv, NULL,
+	    api_call_done, c) == -1) {
+		http_send_unavailable(c->req);
+		free(c);
+	}
+}
+
+void
+api_reply_result(struct api_call *c, const char *result)
+{
+	if (strcmp(result, "no_queue") == 0)
+		http_send_error(c->req, 404, "queue_not_found",
+		    "no queue named '%s'", c->queue);
+	else if (strcmp(result, "gone") == 0)
+		http_send_error(c->req, 404, "token_not_found", "this token "
+		    "is not in queue '%s' (it left, expired, or never existed)",
+		    c->queue);
+	else if (strcmp(result, "closed") == 0)
+		http_send_error(c->req, 409, "queue_closed",
+		    "queue '%s' does not accept new visitors now", c->queue);
+	else if (strcmp(result, "full") == 0) {
+		evhttp_add_header(evhttp_request_get_output_headers(c->req),
+		    "Retry-After", "10");
+		http_send_error(c->req, 503, "queue_full",
+		    "the line for '%s' is full; try again later", c->queue);
+	} else {
+		log_error("event=bad_script_reply queue=%s result=%s",
+		    c->queue, result);
+		http_send_error(c->req, 500, "internal",
+		    "the queue store answered something unexpected");
+	}
+}

@@ -1,0 +1,48 @@
+/*
+ * api.h: the endpoints. Each handler gets a request whose route, method,
+ * framing and body size http.c has already checked.
+ */
+#ifndef WR_API_H
+#define WR_API_H
+
+#include <event2/http.h>
+#include <hiredis/hiredis.h>
+
+#include "app.h"
+#include "keys.h"
+#include "lua_scripts.h"
+#include "route.h"
+
+#define API_QUEUE_KEYS 7
+
+typedef void api_handler(struct app *app, struct evhttp_request *req,
+    const struct route_match *m);
+
+api_handler api_healthz, api_readyz;
+api_handler api_join, api_token;
+api_handler api_summary;
+
+/* One Redis round trip on behalf of a request. */
+struct api_call {
+	struct app *app;
+	struct evhttp_request *req;
+	char queue[CONF_QUEUE_ID_MAX + 1];
+	char token[37];
+	void (*done)(struct api_call *c, const redisReply *r);
+};
+
+/* The queue's keys in lib.lua's order, into argv[0..API_QUEUE_KEYS-1]. */
+void api_queue_argv(struct app *app, const char *queue, struct queue_keys *k,
+    const char *argv[API_QUEUE_KEYS]);
+
+/*
+ * Run script for c; c->done gets the reply when Redis answered. Any other
+ * outcome (not ready, unreachable, error) is answered here. Takes c.
+ */
+void api_call_run(struct api_call *c, enum lua_script_id script, int nkeys,
+    int argc, const char *const *argv);
+
+/* Reply to a script's result that is not a success ("no_queue"...). */
+void api_reply_result(struct api_call *c, const char *result);
+
+#endif

@@ -1,0 +1,24 @@
+/* api_health.c: /healthz (the process answers) and /readyz (it can serve). */
+#include <jansson.h>
+
+#include "api.h"
+#include "http.h"
+#include "store.h"
+
+void
+api_healthz(struct app *app, struct evhttp_request *req,
+    const struct route_match *m)
+{
+	http_send_json(req, 200, json_pack("{s:s}", "status", "ok"));
+}
+
+void
+api_readyz(struct app *app, struct evhttp_request *req,
+    const struct route_match *m)
+{
+	if (!store_is_ready(app->store)) {
+		http_send_unavailable(req);
+		return;
+	}
+	http_send_json(req, 200, json_pack("{s:s}", "status", "ready"));
+}

@@ -1,0 +1,183 @@
+/*
+ * api_tokens.c: joining the line (POST .../tokens), where a token stands
+ * (GET .../tokens/{t}) and leaving (DELETE .../tokens/{t}). Every input is
+ * checked here, before anything touches Redis.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/buffer.h>
+#include <jansson.h>
+#include <uuid/uuid.h>
+
+#include "api.h"
+#include "conf.h"
+#include "facts.h"
+#include "http.h"
+#include "log.h"
+#include "validate.h"
+
+/* A user key outlives any sane wait; join ignores it once its token left. */
+#define USER_KEY_TTL "86400"
+
+static struct api_call *
+call_new(struct app *app, struct evhttp_request *req, const char *queue,
+    void (*done)(struct api_call *, const redisReply *))
+{
+	struct api_call *c = calloc(1, sizeof *c);
+
+	if (c == NULL) {
+		http_send_error(req, 500, "internal", "out of memory");
+		return NULL;
+	}
+	c->app = app, c->req = req, c->done = done;
+	strcpy(c->queue, queue);
+	return c;
+}
+
+static void
+status_reply(struct api_call *c, const struct facts *f, int code)
+{
+	struct token_status st;
+
+	facts_status(f, c->queue, &st);
+	http_send_json(c->req, code, reply_status(&st));
+}
+
+static void
+join_done(struct api_call *c, const redisReply *r)
+{
+	struct facts f;
+	char tok[9];
+
+	if (facts_parse(r, &f) == -1 || (strcmp(f.result, "new") != 0 &&
+	    strcmp(f.result, "existing") != 0)) {
+		api_reply_result(c, f.result);
+		return;
+	}
+	log_info("event=join queue=%s token=%s result=%s position=%lld",
+	    c->queue, log_tok(f.token, tok), f.result, f.n + 1);
+	status_reply(c, &f, strcmp(f.result, "new") == 0 ? 201 : 200);
+}
+
+/*
+ * The optional body {"user": "..."}: 0 and *user (NULL when none) when
+ * good; -1 after answering 400.
+ */
+static int
+join_body(struct evhttp_request *req, json_t **doc, const char **user)
+{
+	struct evbuffer *in = evhttp_request_get_input_buffer(req);
+	size_t len = evbuffer_get_length(in);
+	json_error_t jerr;
+	json_t *u;
+
+	*doc = NULL, *user = NULL;
+	if (len == 0)
+		return 0;
+	*doc = json_loadb((const char *)evbuffer_pullup(in, -1), len,
+	    JSON_REJECT_DUPLICATES, &jerr);
+	if (*doc == NULL) {
+		http_send_error(req, 400, "bad_json", "the body is not valid "
+		    "JSON: %s (line %d)", jerr.text, jerr.line);
+		return -1;
+	}
+	if (!json_is_object(*doc) || json_object_size(*doc) >
+	    (json_object_get(*doc, "user") ? 1u : 0u)) {
+		http_send_error(req, 400, "bad_request", "the body is a JSON "
+		    "object with at most one field, \"user\"");
+		return -1;
+	}
+	if ((u = json_object_get(*doc, "user")) == NULL)
+		return 0;
+	if (!json_is_string(u)) {
+		http_send_error(req, 400, "bad_request",
+		    "\"user\" must be a string");
+		return -1;
+	}
+	if (!valid_user(json_string_value(u), json_string_length(u))) {
+		http_send_error(req, 400, "bad_user", "a user is 1 to 128 "
+		    "characters with no control characters");
+		return -1;
+	}
+	*user = json_string_value(u);
+	return 0;
+}
+
+void
+api_join(struct app *app, struct evhttp_request *req,
+    const struct route_match *m)
+{
+	const char *argv[API_QUEUE_KEYS + 3], *user;
+	char userkey[KEYS_USER_MAX];
+	struct queue_keys k;
+	struct api_call *c;
+	json_t *doc;
+	uuid_t uu;
+	int nkeys = API_QUEUE_KEYS;
+
+	if (join_body(req, &doc, &user) == -1)
+		goto done;
+	if ((c = call_new(app, req, m->queue, join_done)) == NULL)
+		goto done;
+	uuid_generate_random(uu);
+	uuid_unparse_lower(uu, c->token);
+	api_queue_argv(app, m->queue, &k, argv);
+	if (user) {
+		keys_user(userkey, sizeof userkey, app->conf->key_prefix,
+		    m->queue, user);
+		argv[nkeys++] = userkey;
+	}
+	argv[nkeys] = c->token;
+	argv[nkeys + 1] = USER_KEY_TTL;
+	api_call_run(c, LUA_JOIN, nkeys, nkeys + 2, argv);
+done:
+	json_decref(doc);
+}
+
+static void
+status_done(struct api_call *c, const redisReply *r)
+{
+	struct facts f;
+
+	if (facts_parse(r, &f) == -1 || strcmp(f.result, "ok") != 0) {
+		api_reply_result(c, f.result);
+		return;
+	}
+	status_reply(c, &f, 200);
+}
+
+static void
+leave_done(struct api_call *c, const redisReply *r)
+{
+	struct facts f;
+	char tok[9];
+
+	if (facts_parse(r, &f) == -1 || strcmp(f.result, "left") != 0) {
+		api_reply_result(c, f.result);
+		return;
+	}
+	log_info("event=leave queue=%s token=%s", c->queue,
+	    log_tok(c->token, tok));
+	http_send_empty(c->req, 204);
+}
+
+/* GET: where the token stands; DELETE: leave the line or end the session. */
+void
+api_token(struct app *app, struct evhttp_request *req,
+    const struct route_match *m)
+{
+	const char *argv[API_QUEUE_KEYS + 1];
+	struct queue_keys k;
+	struct api_call *c;
+
+	c = call_new(app, req, m->queue,
+	    m->method == RM_DELETE ? leave_done : status_done);
+	if (c == NULL)
+		return;
+	strcpy(c->token, m->token);
+	api_queue_argv(app, m->queue, &k, argv);
+	argv[API_QUEUE_KEYS] = c->token;
+	api_call_run(c, m->method == RM_DELETE ? LUA_LEAVE : LUA_STATUS,
+	    API_QUEUE_KEYS, API_QUEUE_KEYS + 1, argv);
+}

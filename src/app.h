@@ -1,0 +1,18 @@
+/* app.h: what every part of one waitroomd process shares. */
+#ifndef WR_APP_H
+#define WR_APP_H
+
+#include <event2/event.h>
+
+struct conf;
+struct store;
+struct http;
+
+struct app {
+	struct event_base *base;
+	struct conf *conf;
+	struct store *store;
+	struct http *http;
+};
+
+#endif

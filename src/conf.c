@@ -1,0 +1,789 @@
+/*
+ * conf.c: waitroom.conf and the keys it holds. One table (conf_keys) says,
+ * for every key, where it may appear, what it accepts, its default and where
+ * it is stored; conf_init, the file parser, the command line and the admin
+ * API all go through it, so they share rules and messages.
+ *
+ * A failed set leaves the field as it was, so a struct conf is always safe
+ * to use and to conf_free. The keys of queue scope only are the queue's
+ * shared configuration (its Redis hash); page_template is local to a host.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+#include "keys.h"
+#include "log.h"
+#include "validate.h"
+
+enum { SC_GLOBAL = 1, SC_QUEUE = 2, SC_BOTH = 3 };
+enum key_type { T_INT, T_STR, T_ENUM, T_LEVEL };
+
+#define CONF_FILE_MAX (1024 * 1024)
+#define CONF_TEXT_MAX 4096
+#define CONF_REDIRECT_MAX 2048
+#define CONF_COOKIE_MAX 64
+#define CONF_SHOWN_MAX 64	/* bytes of a bad value quoted in a message */
+#define SHOWN_SIZE (CONF_SHOWN_MAX + 16)
+#define UNIX_PATH_MAX 108	/* sun_path of struct sockaddr_un on Linux */
+
+struct conf_key {
+	const char *name;
+	int scope;
+	enum key_type type;
+	long min, max;			/* T_INT */
+	int autozero;			/* T_INT: "auto" is accepted, as 0 */
+	const char *const *names;	/* T_ENUM, NULL-terminated */
+	int (*check)(const char *);	/* T_STR: 1 when valid */
+	const char *accepted;		/* T_STR: what check accepts */
+	const char *def;		/* as written in the file; NULL: none */
+	size_t goff, qoff;		/* in struct conf, struct queue_conf */
+};
+
+static const char *const mode_names[] = { "rate", "capacity", NULL };
+static const char *const state_names[] = { "open", "paused", "closed", NULL };
+
+/* Strictly decimal: 0 ok, -1 not an integer, -2 too large for a long. */
+static int
+parse_long(const char *s, long *out)
+{
+	int neg = s[0] == '-';
+	const char *p = s + neg;
+	long v = 0;
+
+	if (*p == '\0' || strspn(p, "0123456789") != strlen(p))
+		return -1;
+	for (; *p != '\0'; p++) {
+		if (v > (LONG_MAX - (*p - '0')) / 10)
+			return -2;
+		v = v * 10 + (*p - '0');
+	}
+	*out = neg ? -v : v;
+	return 0;
+}
+
+/* Port 0..65535, decimal digits only; -1 when malformed. */
+static int
+port_parse(const char *s)
+{
+	long n;
+
+	if (s[0] == '-' || strlen(s) > 5 || parse_long(s, &n) != 0 ||
+	    n > 65535)
+		return -1;
+	return (int)n;
+}
+
+static int
+is_ipv4(const char *s)
+{
+	struct in_addr a;
+
+	return inet_pton(AF_INET, s, &a) == 1;
+}
+
+/* An IPv6 address when it was in brackets, else IPv4 or a DNS name. */
+static int
+host_ok(const char *host, int bracketed)
+{
+	struct in6_addr a6;
+	size_t n = strlen(host);
+
+	if (bracketed)
+		return inet_pton(AF_INET6, host, &a6) == 1;
+	if (strspn(host, "0123456789.") == n)
+		return is_ipv4(host);
+	return n <= 253 && host[0] != '.' && host[0] != '-' &&
+	    strstr(host, "..") == NULL &&
+	    strspn(host, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789-.") == n;
+}
+
+/* Some text without control characters. */
+static int
+check_text(const char *v)
+{
+	size_t n = strlen(v);
+
+	if (n == 0 || n > CONF_TEXT_MAX)
+		return 0;
+	for (; *v != '\0'; v++)
+		if ((unsigned char)*v < 0x20 || *v == 0x7f)
+			return 0;
+	return 1;
+}
+
+int
+conf_addr_split(const char *addr, char *host, size_t hostlen, int *port)
+{
+	int bracketed = addr[0] == '[';
+	const char *h = addr + bracketed, *colon;
+	size_t n;
+
+	if (strncmp(addr, "unix:", 5) == 0) {
+		h = addr + 5;
+		n = strlen(h);
+		if (h[0] != '/' || n >= UNIX_PATH_MAX || n >= hostlen ||
+		    !check_text(h))
+			return -1;
+		memcpy(host, h, n + 1);
+		*port = -1;
+		return 0;
+	}
+	if (bracketed && (colon = strchr(h, ']')) != NULL)
+		colon++;
+	else if (!bracketed)
+		colon = strrchr(addr, ':');
+	else
+		return -1;
+	if (colon == NULL || *colon != ':')
+		return -1;
+	n = (size_t)(colon - h) - (size_t)bracketed;
+	if (n == 0 || n >= hostlen || (*port = port_parse(colon + 1)) < 0)
+		return -1;
+	memcpy(host, h, n);
+	host[n] = '\0';
+	return host_ok(host, bracketed) ? 0 : -1;
+}
+
+static int
+check_listen(const char *v)
+{
+	char host[CONF_ADDR_MAX];
+	int port;
+
+	if (conf_addr_split(v, host, sizeof host, &port) != 0 || port < 0)
+		return 0;
+	return v[0] == '[' || strcmp(host, "localhost") == 0 || is_ipv4(host);
+}
+
+static int
+check_redis(const char *v)
+{
+	char host[CONF_ADDR_MAX];
+	int port;
+
+	return conf_addr_split(v, host, sizeof host, &port) == 0 && port != 0;
+}
+
+/* RFC 6265 cookie-name: an RFC 7230 token. */
+static int
+check_cookie(const char *v)
+{
+	size_t n = strlen(v);
+
+	return n >= 1 && n <= CONF_COOKIE_MAX &&
+	    strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789!#$%&'*+-.^_`|~") == n;
+}
+
+static int
+check_redirect(const char *v)
+{
+	size_t n = strlen(v), min;	/* the scheme and one byte more */
+
+	if (strncmp(v, "https://", 8) == 0)
+		min = 9;
+	else if (strncmp(v, "http://", 7) == 0)
+		min = 8;
+	else if (v[0] == '/')
+		min = 1;
+	else
+		return 0;
+	if (n < min || n > CONF_REDIRECT_MAX)
+		return 0;
+	for (; *v != '\0'; v++)
+		if ((unsigned char)*v <= 0x20 || *v == 0x7f)
+			return 0;
+	return 1;
+}
+
+#define G(f) .goff = offsetof(struct conf, f)
+#define Q(f) .qoff = offsetof(struct queue_conf, f)
+#define INT(lo, hi) .type = T_INT, .min = (lo), .max = (hi)
+#define STR(fn, acc) .type = T_STR, .check = (fn), .accepted = (acc)
+#define ENUM(list) .type = T_ENUM, .names = (list)
+#define PATH STR(check_text, "a file path")
+
+static const struct conf_key conf_keys[] = {
+	{ "listen", SC_GLOBAL, G(listen), .def = "127.0.0.1:8080",
+	  STR(check_listen, "host:port, host an IPv4 address, localhost or "
+	  "[IPv6], port 0 to 65535") },
+	{ "redis", SC_GLOBAL, G(redis), .def = "127.0.0.1:6379",
+	  STR(check_redis, "host:port with port 1 to 65535, or "
+	  "unix:/absolute/path") },
+	{ "key_prefix", SC_GLOBAL, G(key_prefix), .def = "wr",
+	  STR(keys_valid_prefix, "1 to 32 of A-Z a-z 0-9 _ . -") },
+	{ "workers", SC_GLOBAL, G(workers), .def = "1", INT(1, 64),
+	  .autozero = 1 },
+	{ "push_interval", SC_GLOBAL, G(push_interval), .def = "3",
+	  INT(1, 300) },
+	{ "max_streams", SC_GLOBAL, G(max_streams), .def = "0",
+	  INT(0, 10000000) },
+	{ "max_streams_per_ip", SC_GLOBAL, G(max_streams_per_ip), .def = "0",
+	  INT(0, 1000000) },
+	{ "admin_token_file", SC_GLOBAL, G(admin_token_file), PATH },
+	{ "cors_origins", SC_GLOBAL, G(cors_origins),
+	  STR(check_text, "origins such as https://shop.example, or *") },
+	{ "log_level", SC_GLOBAL, G(log_level), .def = "info",
+	  .type = T_LEVEL },
+	{ "pass_key_file", SC_GLOBAL, G(pass_key_file), PATH },
+	{ "pass_cookie", SC_GLOBAL, G(pass_cookie), .def = "waitroom_pass",
+	  STR(check_cookie, "1 to 64 cookie-name characters: A-Z a-z 0-9 "
+	  "and ! # $ % & ' * + - . ^ _ ` | ~") },
+	{ "join_rate_per_ip", SC_GLOBAL, G(join_rate_per_ip), .def = "0",
+	  INT(0, 1000000) },
+	{ "trusted_proxies", SC_GLOBAL, G(trusted_proxies),
+	  STR(check_text, "addresses separated by spaces or commas") },
+	{ "max_body", SC_GLOBAL, G(max_body), .def = "4096",
+	  INT(64, 1048576) },
+	{ "mode", SC_QUEUE, Q(mode), .def = "rate", ENUM(mode_names) },
+	{ "batch", SC_QUEUE, Q(batch), .def = "100", INT(1, 1000000) },
+	{ "interval", SC_QUEUE, Q(interval), .def = "10", INT(1, 86400) },
+	{ "max_active", SC_QUEUE, Q(max_active), .def = "1000",
+	  INT(1, 100000000) },
+	{ "active_ttl", SC_QUEUE, Q(active_ttl), .def = "300",
+	  INT(1, 604800) },
+	{ "waiting_ttl", SC_QUEUE, Q(waiting_ttl), .def = "120",
+	  INT(5, 86400) },
+	{ "max_waiting", SC_QUEUE, Q(max_waiting), .def = "0",
+	  INT(0, 1000000000) },
+	{ "state", SC_QUEUE, Q(state), .def = "open", ENUM(state_names) },
+	{ "redirect", SC_QUEUE, Q(redirect),
+	  STR(check_redirect, "a URL starting with http://, https:// or /, "
+	  "without spaces or control characters, at most 2048 bytes") },
+	{ "page_template", SC_BOTH, G(page_template), Q(page_template),
+	  PATH },
+};
+
+#define NKEYS (sizeof conf_keys / sizeof conf_keys[0])
+#define KEY_OFF(k, scope) ((scope) == SC_GLOBAL ? (k)->goff : (k)->qoff)
+
+static void conf_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+conf_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || errlen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* s as it may be quoted in a message: control bytes escaped, cut short. */
+static const char *
+shown(char buf[SHOWN_SIZE], const char *s)
+{
+	size_t i = 0;
+
+	for (; *s != '\0' && i < CONF_SHOWN_MAX; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			i += (size_t)snprintf(buf + i, 5, "\\x%02x",
+			    (unsigned char)*s);
+		else
+			buf[i++] = *s;
+	}
+	if (*s != '\0') {
+		/* cut before the UTF-8 sequence the limit fell into */
+		while (i > 0 && ((unsigned char)buf[i - 1] & 0xc0) == 0x80)
+			i--;
+		if (i > 0 && (unsigned char)buf[i - 1] >= 0xc0)
+			i--;
+		memcpy(buf + i, "...", 3);
+		i += 3;
+	}
+	buf[i] = '\0';
+	return buf;
+}
+
+static const struct conf_key *
+key_find(const char *name)
+{
+	for (size_t i = 0; i < NKEYS; i++)
+		if (strcmp(conf_keys[i].name, name) == 0)
+			return &conf_keys[i];
+	return NULL;
+}
+
+/* Append s to the list in buf, separated by ", ". */
+static void
+list_add(char *buf, size_t size, const char *s)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, size - n, "%s%s", n > 0 ? ", " : "", s);
+}
+
+/* The names of the keys of scope, in table order. */
+static const char *
+key_list(char *buf, size_t size, int scope)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < NKEYS; i++)
+		if (conf_keys[i].scope & scope)
+			list_add(buf, size, conf_keys[i].name);
+	return buf;
+}
+
+/* What k accepts, for messages. */
+static const char *
+key_accepted(const struct conf_key *k, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	switch (k->type) {
+	case T_INT:
+		snprintf(buf, size, "an integer from %ld to %ld%s", k->min,
+		    k->max, k->autozero ? ", or auto" : "");
+		break;
+	case T_ENUM:
+		for (const char *const *n = k->names; *n != NULL; n++)
+			list_add(buf, size, *n);
+		break;
+	case T_LEVEL:
+		for (int l = LOGL_DEBUG; l <= LOGL_ERROR; l++)
+			list_add(buf, size, log_level_name(l));
+		break;
+	case T_STR:
+		snprintf(buf, size, "%s%s", k->accepted,
+		    k->def == NULL ? ", or empty for none" : "");
+		break;
+	}
+	return buf;
+}
+
+static int
+set_int(const struct conf_key *k, long *dst, const char *v, const char **why)
+{
+	long n;
+	int rc;
+
+	if (k->autozero && strcmp(v, "auto") == 0) {
+		*dst = 0;
+		return 0;
+	}
+	if ((rc = parse_long(v, &n)) == -1) {
+		*why = "is not an integer";
+		return -1;
+	}
+	if (rc == -2 || n < k->min || n > k->max) {
+		*why = "is out of range";
+		return -1;
+	}
+	*dst = n;
+	return 0;
+}
+
+/* An enum of the table, or the log level by log.h's names. */
+static int
+set_enum(const struct conf_key *k, int *dst, const char *v)
+{
+	int i = -1;
+
+	if (k->type == T_LEVEL)
+		i = log_level_parse(v);
+	else
+		for (int j = 0; k->names[j] != NULL && i < 0; j++)
+			i = strcmp(k->names[j], v) == 0 ? j : -1;
+	if (i < 0)
+		return -1;
+	*dst = i;
+	return 0;
+}
+
+/* An empty value clears a key that has no default. */
+static int
+set_str(const struct conf_key *k, char **dst, const char *v, const char **why)
+{
+	char *copy = NULL;
+
+	if (*v != '\0' || k->def != NULL) {
+		if (!k->check(v))
+			return -1;
+		if ((copy = strdup(v)) == NULL) {
+			*why = "cannot be stored (out of memory)";
+			return -1;
+		}
+	}
+	free(*dst);
+	*dst = copy;
+	return 0;
+}
+
+/* Set the field of k at base + off from its text v. */
+static int
+key_set(const struct conf_key *k, void *base, size_t off, const char *v,
+    char *err, size_t errlen)
+{
+	void *dst = (char *)base + off;
+	const char *why = "is not valid";
+	char vbuf[SHOWN_SIZE], acc[CONF_ERR_MAX];
+	int rc;
+
+	if (k->type == T_INT)
+		rc = set_int(k, dst, v, &why);
+	else if (k->type == T_STR)
+		rc = set_str(k, dst, v, &why);
+	else
+		rc = set_enum(k, dst, v);
+	if (rc == -1)
+		conf_err(err, errlen, "key '%s': '%s' %s (accepted: %s)",
+		    k->name, shown(vbuf, v), why,
+		    key_accepted(k, acc, sizeof acc));
+	return rc;
+}
+
+/* The field of k at base + off as text, NULL when unset. */
+static const char *
+key_format(const struct conf_key *k, const void *base, size_t off,
+    char *buf, size_t size)
+{
+	const void *src = (const char *)base + off;
+
+	switch (k->type) {
+	case T_INT:
+		snprintf(buf, size, "%ld", *(const long *)src);
+		return buf;
+	case T_ENUM:
+		for (int i = 0; k->names[i] != NULL; i++)
+			if (i == *(const int *)src)
+				return k->names[i];
+		return "unknown";
+	case T_LEVEL:
+		return log_level_name(*(const int *)src);
+	case T_STR:
+		return *(char *const *)src;
+	}
+	return NULL;
+}
+
+static void
+keys_default(int scope, void *base)
+{
+	for (size_t i = 0; i < NKEYS; i++) {
+		const struct conf_key *k = &conf_keys[i];
+
+		if ((k->scope & scope) && k->def != NULL)
+			key_set(k, base, KEY_OFF(k, scope), k->def, NULL, 0);
+	}
+}
+
+static void
+keys_free(int scope, void *base)
+{
+	for (size_t i = 0; i < NKEYS; i++) {
+		const struct conf_key *k = &conf_keys[i];
+		char **s = (char **)((char *)base + KEY_OFF(k, scope));
+
+		if ((k->scope & scope) && k->type == T_STR) {
+			free(*s);
+			*s = NULL;
+		}
+	}
+}
+
+void
+conf_init(struct conf *c)
+{
+	memset(c, 0, sizeof *c);
+	keys_default(SC_GLOBAL, c);
+}
+
+void
+conf_free(struct conf *c)
+{
+	if (c == NULL)
+		return;
+	keys_free(SC_GLOBAL, c);
+	for (size_t i = 0; i < c->nqueues; i++)
+		conf_queue_free(&c->queues[i]);
+	free(c->queues);
+	c->queues = NULL;
+	c->nqueues = 0;
+}
+
+void
+conf_queue_init(struct queue_conf *q, const char *name)
+{
+	memset(q, 0, sizeof *q);
+	snprintf(q->name, sizeof q->name, "%s", name);
+	keys_default(SC_QUEUE, q);
+}
+
+void
+conf_queue_free(struct queue_conf *q)
+{
+	if (q != NULL)
+		keys_free(SC_QUEUE, q);
+}
+
+const struct queue_conf *
+conf_queue_find(const struct conf *c, const char *name)
+{
+	for (size_t i = 0; i < c->nqueues; i++)
+		if (strcmp(c->queues[i].name, name) == 0)
+			return &c->queues[i];
+	return NULL;
+}
+
+void
+conf_queue_fields(const struct queue_conf *q,
+    void (*fn)(const char *key, const char *value, void *arg), void *arg)
+{
+	char buf[32];
+	const char *v;
+
+	for (size_t i = 0; i < NKEYS; i++) {
+		const struct conf_key *k = &conf_keys[i];
+
+		if (k->scope != SC_QUEUE)
+			continue;
+		if ((v = key_format(k, q, k->qoff, buf, sizeof buf)) != NULL)
+			fn(k->name, v, arg);
+	}
+}
+
+const char *
+conf_mode_name(int mode)
+{
+	return mode == MODE_RATE || mode == MODE_CAPACITY ?
+	    mode_names[mode] : "unknown";
+}
+
+const char *
+conf_state_name(int state)
+{
+	return state >= STATE_OPEN && state <= STATE_CLOSED ?
+	    state_names[state] : "unknown";
+}
+
+/* Set key in base, of scope; where names the section in messages. */
+static int
+scoped_set(int scope, void *base, const char *where, const char *key,
+    const char *value, char *err, size_t errlen)
+{
+	const struct conf_key *k = key_find(key);
+	char kbuf[SHOWN_SIZE], list[CONF_ERR_MAX];
+
+	if (k == NULL) {
+		conf_err(err, errlen, "unknown key '%s'%s (accepted: %s)",
+		    shown(kbuf, key), where, key_list(list, sizeof list, scope));
+		return -1;
+	}
+	if (!(k->scope & scope)) {
+		conf_err(err, errlen, scope == SC_QUEUE ? "key '%s' is global: "
+		    "put it before the first [queue] section" : "key '%s' "
+		    "belongs to a queue: put it in a [queue NAME] section",
+		    k->name);
+		return -1;
+	}
+	return key_set(k, base, KEY_OFF(k, scope), value, err, errlen);
+}
+
+int
+conf_global_set(struct conf *c, const char *key, const char *value,
+    char *err, size_t errlen)
+{
+	return scoped_set(SC_GLOBAL, c, "", key, value, err, errlen);
+}
+
+int
+conf_queue_set(struct queue_conf *q, const char *key, const char *value,
+    char *err, size_t errlen)
+{
+	char where[CONF_QUEUE_ID_MAX + 16];
+
+	snprintf(where, sizeof where, " in [queue %s]", q->name);
+	return scoped_set(SC_QUEUE, q, where, key, value, err, errlen);
+}
+
+/* The file parser: line by line, into the section last opened. */
+
+struct parser {
+	struct conf *c;
+	const char *fname;
+	int line;
+	long cur;		/* index of the current queue; -1: global */
+	char *err;
+	size_t errlen;
+};
+
+static int parse_fail(struct parser *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int
+parse_fail(struct parser *p, const char *fmt, ...)
+{
+	char msg[CONF_ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	conf_err(p->err, p->errlen, "%s:%d: %s", p->fname, p->line, msg);
+	return -1;
+}
+
+static char *
+trim(char *s)
+{
+	size_t n;
+
+	s += strspn(s, " \t\r");
+	n = strlen(s);
+	while (n > 0 && strchr(" \t\r", s[n - 1]) != NULL)
+		s[--n] = '\0';
+	return s;
+}
+
+/* A # starts a comment at the start of a line or after whitespace. */
+static void
+strip_comment(char *s)
+{
+	for (char *h = s; (h = strchr(h, '#')) != NULL; h++) {
+		if (h == s || h[-1] == ' ' || h[-1] == '\t') {
+			*h = '\0';
+			return;
+		}
+	}
+}
+
+static int
+queue_add(struct parser *p, const char *name)
+{
+	struct conf *c = p->c;
+	struct queue_conf *qs;
+
+	if ((qs = realloc(c->queues, (c->nqueues + 1) * sizeof *qs)) == NULL)
+		return parse_fail(p, "out of memory");
+	c->queues = qs;
+	conf_queue_init(&qs[c->nqueues], name);
+	p->cur = (long)c->nqueues++;
+	return 0;
+}
+
+/* [queue NAME] */
+static int
+parse_section(struct parser *p, char *s)
+{
+	char sbuf[SHOWN_SIZE], *body, *name;
+	size_t n = strlen(s);
+
+	shown(sbuf, s);
+	if (s[n - 1] != ']')
+		goto bad;
+	s[n - 1] = '\0';
+	body = trim(s + 1);
+	if (strncmp(body, "queue", 5) != 0 || body[5] == '\0' ||
+	    strchr(" \t", body[5]) == NULL)
+		goto bad;
+	name = trim(body + 5);
+	if (!valid_queue_id(name))
+		return parse_fail(p, "bad queue name '%s' (accepted: 1 to %d "
+		    "of A-Z a-z 0-9 _ -)", shown(sbuf, name),
+		    CONF_QUEUE_ID_MAX);
+	if (conf_queue_find(p->c, name) != NULL)
+		return parse_fail(p, "duplicate section [queue %s]", name);
+	return queue_add(p, name);
+bad:
+	return parse_fail(p, "bad section header '%s' (accepted: [queue NAME])",
+	    sbuf);
+}
+
+/* key = value */
+static int
+parse_pair(struct parser *p, char *s)
+{
+	char *eq = strchr(s, '='), msg[CONF_ERR_MAX], sbuf[SHOWN_SIZE];
+	const char *key, *value;
+	int rc;
+
+	if (eq == NULL || eq == s)
+		return parse_fail(p, "malformed line '%s' (accepted: key = "
+		    "value, [queue NAME], or a # comment)", shown(sbuf, s));
+	*eq = '\0';
+	key = trim(s);
+	value = trim(eq + 1);
+	if (p->cur < 0)
+		rc = conf_global_set(p->c, key, value, msg, sizeof msg);
+	else
+		rc = conf_queue_set(&p->c->queues[p->cur], key, value, msg,
+		    sizeof msg);
+	return rc == 0 ? 0 : parse_fail(p, "%s", msg);
+}
+
+static int
+parse_line(struct parser *p, char *line)
+{
+	strip_comment(line);
+	line = trim(line);
+	if (*line == '\0')
+		return 0;
+	if (*line == '[')
+		return parse_section(p, line);
+	return parse_pair(p, line);
+}
+
+int
+conf_load_string(struct conf *c, const char *text, const char *fname,
+    char *err, size_t errlen)
+{
+	struct parser p = { c, fname, 0, -1, err, errlen };
+	char *buf, *line, *next;
+	int rc = 0;
+
+	if ((buf = strdup(text)) == NULL) {
+		conf_err(err, errlen, "%s: out of memory", fname);
+		return -1;
+	}
+	for (line = buf; line != NULL && rc == 0; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		p.line++;
+		rc = parse_line(&p, line);
+	}
+	free(buf);
+	return rc;
+}
+
+int
+conf_load_file(struct conf *c, const char *path, char *err, size_t errlen)
+{
+	const char *why = NULL;
+	char *text;
+	FILE *f;
+	size_t n = 0;
+	int rc = -1;
+
+	if ((text = malloc(CONF_FILE_MAX + 1)) == NULL ||
+	    (f = fopen(path, "r")) == NULL)
+		goto fail;
+	n = fread(text, 1, CONF_FILE_MAX + 1, f);
+	if (ferror(f))
+		why = strerror(errno);
+	else if (n > CONF_FILE_MAX)
+		why = "larger than 1 MiB";
+	else if (memchr(text, '\0', n) != NULL)
+		why = "holds a NUL byte";
+	fclose(f);
+	if (why != NULL) {
+		conf_err(err, errlen, "%s: cannot read: %s", path, why);
+		goto done;
+	}
+	text[n] = '\0';
+	rc = conf_load_string(c, text, path, err, errlen);
+	goto done;
+fail:
+	conf_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+done:
+	free(text);
+	return rc;
+}

@@ -1,0 +1,100 @@
+/*
+ * conf.h: waitroom.conf, the global keys and one [queue NAME] section per
+ * queue. Parsing is driven by one table of keys (name, scope, type, range,
+ * default), so the file, the command line and the admin API (which sets queue
+ * keys one at a time with conf_queue_set) share the same rules and messages.
+ */
+#ifndef WR_CONF_H
+#define WR_CONF_H
+
+#include <stddef.h>
+
+#define CONF_QUEUE_ID_MAX 64
+#define CONF_ERR_MAX 512
+
+enum queue_mode { MODE_RATE, MODE_CAPACITY };
+enum queue_state { STATE_OPEN, STATE_PAUSED, STATE_CLOSED };
+
+struct queue_conf {
+	char name[CONF_QUEUE_ID_MAX + 1];
+	int mode;		/* enum queue_mode */
+	long batch;		/* rate: admit batch every interval s */
+	long interval;
+	long max_active;	/* capacity: most active at once */
+	long active_ttl;	/* seconds a session lasts */
+	long waiting_ttl;	/* seconds a waiter may go unseen */
+	long max_waiting;	/* 0: unlimited */
+	int state;		/* enum queue_state */
+	char *redirect;		/* NULL: none */
+	char *page_template;	/* NULL: the global one or built-in */
+};
+
+struct conf {
+	char *listen;
+	char *redis;
+	char *key_prefix;
+	long workers;		/* 0: auto (number of cores) */
+	long push_interval;
+	long max_streams;	/* 0: sized to the fd limit */
+	long max_streams_per_ip;
+	char *admin_token_file;
+	char *cors_origins;
+	int log_level;		/* enum log_level */
+	char *page_template;
+	char *pass_key_file;
+	char *pass_cookie;
+	long join_rate_per_ip;
+	char *trusted_proxies;
+	long max_body;		/* bytes accepted in a public request body */
+	struct queue_conf *queues;
+	size_t nqueues;
+};
+
+/* Fill with the defaults of the key table. */
+void conf_init(struct conf *c);
+void conf_free(struct conf *c);
+
+/*
+ * Parse a file (or text, named fname in messages) into c, which holds
+ * defaults or earlier values. On error returns -1 and writes one line into
+ * err naming file, line, key, value and what is accepted; c is then
+ * unspecified but safe to conf_free.
+ */
+int conf_load_file(struct conf *c, const char *path, char *err, size_t errlen);
+int conf_load_string(struct conf *c, const char *text, const char *fname,
+    char *err, size_t errlen);
+
+/* Set one key, with the table's rules; err names key, value, accepted. */
+int conf_global_set(struct conf *c, const char *key, const char *value,
+    char *err, size_t errlen);
+int conf_queue_set(struct queue_conf *q, const char *key, const char *value,
+    char *err, size_t errlen);
+
+/* A queue with the defaults, named name. */
+void conf_queue_init(struct queue_conf *q, const char *name);
+void conf_queue_free(struct queue_conf *q);
+
+const struct queue_conf *conf_queue_find(const struct conf *c,
+    const char *name);
+
+/*
+ * Call fn for every field of q that belongs in its Redis config hash, as
+ * strings ("mode" -> "rate", "batch" -> "100", ...). Unset optional
+ * strings (redirect) are skipped.
+ */
+void conf_queue_fields(const struct queue_conf *q,
+    void (*fn)(const char *key, const char *value, void *arg), void *arg);
+
+/*
+ * Split a valid listen or redis address: "host:port", "[v6]:port" (host
+ * without the brackets) or "unix:/path" (host is the path, *port is -1).
+ * host needs CONF_ADDR_MAX bytes. -1 when addr is malformed.
+ */
+#define CONF_ADDR_MAX 256
+int conf_addr_split(const char *addr, char *host, size_t hostlen, int *port);
+
+/* Names for the enums, as written in the file. */
+const char *conf_mode_name(int mode);
+const char *conf_state_name(int state);
+
+#endif

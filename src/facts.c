@@ -1,0 +1,105 @@
+/* facts.c: read the shared script reply of lua/lib.lua's facts(). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+#include "facts.h"
+
+enum {
+	F_RESULT, F_TOKEN, F_STATUS, F_N, F_WAITING, F_NOW, F_TICK, F_RATE,
+	F_MODE, F_STATE, F_BATCH, F_INTERVAL, F_MAX_ACTIVE, F_ACTIVE_TTL,
+	F_REDIRECT, F_COUNT
+};
+
+static int
+elem_str(const redisReply *r, int i, char *buf, size_t size)
+{
+	const redisReply *e = r->element[i];
+
+	if (e->type != REDIS_REPLY_STRING && e->type != REDIS_REPLY_STATUS)
+		return -1;
+	if (e->len >= size)
+		return -1;
+	memcpy(buf, e->str, e->len);
+	buf[e->len] = '\0';
+	return 0;
+}
+
+/* An integer reply, or a string holding a decimal number. */
+static int
+elem_num(const redisReply *r, int i, long long *out)
+{
+	const redisReply *e = r->element[i];
+	char buf[32], *end;
+
+	if (e->type == REDIS_REPLY_INTEGER) {
+		*out = e->integer;
+		return 0;
+	}
+	if (elem_str(r, i, buf, sizeof buf) == -1)
+		return -1;
+	*out = strtoll(buf, &end, 10);
+	return end == buf || *end != '\0' ? -1 : 0;
+}
+
+static int
+facts_queue(const redisReply *r, struct queue_facts *q)
+{
+	char mode[16], state[16], rate[32];
+	long long v[4];
+
+	if (elem_str(r, F_MODE, mode, sizeof mode) == -1 ||
+	    elem_str(r, F_STATE, state, sizeof state) == -1 ||
+	    elem_str(r, F_RATE, rate, sizeof rate) == -1 ||
+	    elem_num(r, F_NOW, &q->now_ms) == -1 ||
+	    elem_num(r, F_TICK, &q->last_tick_ms) == -1)
+		return -1;
+	for (int i = 0; i < 4; i++)
+		if (elem_num(r, F_BATCH + i, &v[i]) == -1)
+			return -1;
+	q->mode = strcmp(mode, "capacity") == 0 ? MODE_CAPACITY : MODE_RATE;
+	q->state = strcmp(state, "paused") == 0 ? STATE_PAUSED :
+	    strcmp(state, "closed") == 0 ? STATE_CLOSED : STATE_OPEN;
+	q->batch = (long)v[0], q->interval = (long)v[1];
+	q->max_active = (long)v[2], q->active_ttl = (long)v[3];
+	q->rate = strtod(rate, NULL);
+	return 0;
+}
+
+int
+facts_parse(const redisReply *r, struct facts *f)
+{
+	memset(f, 0, sizeof *f);
+	if (r->type != REDIS_REPLY_ARRAY || r->elements < 1 ||
+	    elem_str(r, F_RESULT, f->result, sizeof f->result) == -1)
+		return -1;
+	if (r->elements == 1)
+		return 0;
+	if (r->elements != F_COUNT ||
+	    elem_str(r, F_TOKEN, f->token, sizeof f->token) == -1 ||
+	    elem_str(r, F_STATUS, f->status, sizeof f->status) == -1 ||
+	    elem_str(r, F_REDIRECT, f->redirect, sizeof f->redirect) == -1 ||
+	    elem_num(r, F_N, &f->n) == -1 ||
+	    elem_num(r, F_WAITING, &f->waiting) == -1)
+		return -1;
+	return facts_queue(r, &f->q);
+}
+
+void
+facts_status(const struct facts *f, const char *queue,
+    struct token_status *st)
+{
+	memset(st, 0, sizeof *st);
+	st->queue = queue;
+	st->token = f->token;
+	st->waiting = f->waiting;
+	if (strcmp(f->status, "active") == 0) {
+		st->active = 1;
+		st->active_until = f->n / 1000;
+		st->redirect = f->redirect[0] ? f->redirect : NULL;
+		return;
+	}
+	st->position = f->n + 1;
+	st->eta_seconds = queue_eta(&f->q, st->position);
+}

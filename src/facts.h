@@ -1,0 +1,35 @@
+/*
+ * facts.h: the reply that join, status and summary scripts share (see
+ * lua/lib.lua), read into a token status and the queue's facts.
+ */
+#ifndef WR_FACTS_H
+#define WR_FACTS_H
+
+#include <hiredis/hiredis.h>
+
+#include "queue.h"
+#include "reply.h"
+
+#define FACTS_RESULT_MAX 16
+
+struct facts {
+	char result[FACTS_RESULT_MAX];	/* "ok", "new", "existing", "gone"... */
+	char token[37];
+	char status[16];		/* "waiting", "active", "summary" */
+	long long n;			/* rank, expiry ms, or active count */
+	long long waiting;
+	char redirect[2049];
+	struct queue_facts q;
+};
+
+/*
+ * Read r into f. A reply of one element (e.g. { "gone" }) fills only
+ * f->result. Returns -1 when r is not shaped as lib.lua promises.
+ */
+int facts_parse(const redisReply *r, struct facts *f);
+
+/* The status object's view of f; borrows from f and queue. */
+void facts_status(const struct facts *f, const char *queue,
+    struct token_status *st);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * http.h: the evhttp server: limits, routing, and the reply helpers every
+ * endpoint uses. A request handler may keep its evhttp_request across a
+ * Redis round trip and must answer it exactly once: libevent 2.1 detaches
+ * (does not free) an unanswered request whose client went away, and frees
+ * it when it is answered.
+ */
+#ifndef WR_HTTP_H
+#define WR_HTTP_H
+
+#include <stddef.h>
+
+#include <event2/http.h>
+#include <jansson.h>
+
+#include "app.h"
+
+struct http;
+
+/* Listen on app->conf->listen; port 0 picks a free port (see http_port). */
+struct http *http_new(struct app *app, char *err, size_t errlen);
+void http_free(struct http *h);
+int http_port(const struct http *h);
+
+/* Send body (stolen) as JSON with code. */
+void http_send_json(struct evhttp_request *req, int code, json_t *body);
+/* {"error":{"code":ecode,"message":...}} with status code. */
+void http_send_error(struct evhttp_request *req, int code, const char *ecode,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* 503 store_unavailable with Retry-After. */
+void http_send_unavailable(struct evhttp_request *req);
+void http_send_empty(struct evhttp_request *req, int code);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * keys.h: every Redis key and channel name, built in one place. All keys of
+ * one queue share the hash tag {queue}, so a Redis Cluster keeps a queue on
+ * one node: <prefix>:{<queue>}:<what>.
+ */
+#ifndef WR_KEYS_H
+#define WR_KEYS_H
+
+#include <stddef.h>
+
+#define KEYS_PREFIX_MAX 32
+#define KEYS_MAX 96		/* prefix + queue + the longest suffix */
+#define KEYS_USER_MAX (KEYS_MAX + 4 * 128)
+
+struct queue_keys {
+	char config[KEYS_MAX];
+	char seq[KEYS_MAX];
+	char waiting[KEYS_MAX];
+	char active[KEYS_MAX];
+	char seen[KEYS_MAX];
+	char stats[KEYS_MAX];
+	char tick[KEYS_MAX];
+	char events[KEYS_MAX];
+};
+
+/* [A-Za-z0-9_.-]{1,32}: a prefix that needs no quoting anywhere. */
+int keys_valid_prefix(const char *prefix);
+/* Fill every key of queue; -1 when prefix or queue is not valid. */
+int keys_queue(struct queue_keys *k, const char *prefix, const char *queue);
+/* <prefix>:{<queue>}:user:<user>; -1 when it does not fit. */
+int keys_user(char *buf, size_t size, const char *prefix, const char *queue,
+    const char *user);
+
+#endif

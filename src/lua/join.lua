@@ -1,0 +1,38 @@
+-- join.lua: a new place at the end of the line, or the place the user
+-- already holds.
+-- KEYS: see lib.lua (KEYS[8] is the user key when a user is given)
+-- ARGV[1] the new token
+-- ARGV[2] seconds the user key lives (it is ignored once its token is gone)
+-- Reply: facts() with result 'new' or 'existing';
+--        or { 'no_queue' } / { 'closed' } / { 'full' }
+local c = load_conf(KEYS[1])
+if not c then
+  return { 'no_queue' }
+end
+local now = now_ms()
+if KEYS[8] then
+  local held = redis.call('GET', KEYS[8])
+  if held then
+    local r = locate(held, now, c)
+    if r then
+      r[1] = 'existing'
+      return r
+    end
+  end
+end
+if c.state == 'closed' then
+  return { 'closed' }
+end
+local waiting = redis.call('ZCARD', KEYS[3])
+local cap = tonumber(c.max_waiting) or 0
+if cap > 0 and waiting >= cap then
+  return { 'full' }
+end
+local token = ARGV[1]
+redis.call('ZADD', KEYS[3], redis.call('INCR', KEYS[2]), token)
+redis.call('ZADD', KEYS[5], now, token)
+redis.call('HINCRBY', KEYS[6], 'joined', 1)
+if KEYS[8] then
+  redis.call('SET', KEYS[8], token, 'EX', tonumber(ARGV[2]))
+end
+return facts('new', token, 'waiting', waiting, now, c)

@@ -1,0 +1,60 @@
+-- lib.lua: helpers that embed.sh puts in front of every script.
+--
+-- Every queue script gets the same KEYS, built by keys.c:
+--   KEYS[1] config  KEYS[2] seq   KEYS[3] waiting  KEYS[4] active
+--   KEYS[5] seen    KEYS[6] stats KEYS[7] tick     [KEYS[8] user]
+-- Time is Redis TIME, so every instance shares one clock.
+
+local CONF_FIELDS = { 'state', 'mode', 'batch', 'interval', 'max_active',
+  'active_ttl', 'waiting_ttl', 'max_waiting', 'redirect' }
+
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- The queue's configuration, or nil when there is no such queue.
+local function load_conf(key)
+  local v = redis.call('HMGET', key, unpack(CONF_FIELDS))
+  if not v[1] then
+    return nil
+  end
+  local c = {}
+  for i, f in ipairs(CONF_FIELDS) do
+    c[f] = v[i]
+  end
+  return c
+end
+
+-- Active sessions not yet ended at now.
+local function active_count(now)
+  return redis.call('ZCOUNT', KEYS[4], '(' .. now, '+inf')
+end
+
+-- The reply every status-like script shares (parsed by facts.c):
+-- { result, token, status, n, waiting, now_ms, last_tick_ms, rate,
+--   mode, state, batch, interval, max_active, active_ttl, redirect }
+-- n is the 0-based rank when waiting, the expiry in ms when active, and
+-- the number of active sessions for a queue summary.
+local function facts(result, token, status, n, now, c)
+  local tick = redis.call('GET', KEYS[7]) or '0'
+  local rate = redis.call('HGET', KEYS[6], 'rate') or '0'
+  return { result, token, status, n, redis.call('ZCARD', KEYS[3]), now,
+    tonumber(tick), rate, c.mode or 'rate', c.state or 'open',
+    c.batch or '0', c.interval or '0', c.max_active or '0',
+    c.active_ttl or '0', c.redirect or '' }
+end
+
+-- Where token stands: waiting (marked seen), active, or nil when gone.
+local function locate(token, now, c)
+  local rank = redis.call('ZRANK', KEYS[3], token)
+  if rank then
+    redis.call('ZADD', KEYS[5], now, token)
+    return facts('ok', token, 'waiting', rank, now, c)
+  end
+  local expiry = tonumber(redis.call('ZSCORE', KEYS[4], token))
+  if expiry and expiry > now then
+    return facts('ok', token, 'active', expiry, now, c)
+  end
+  return nil
+end

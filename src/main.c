@@ -1,0 +1,266 @@
+/*
+ * main.c: waitroomd's command line, startup and shutdown. One process, one
+ * event loop: signals are loop events, so no handler runs in signal context.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "app.h"
+#include "api.h"
+#include "conf.h"
+#include "config.h"
+#include "http.h"
+#include "log.h"
+#include "store.h"
+
+#define DEFAULT_CONFIG SYSCONFDIR "/waitroom.conf"
+
+struct opts {
+	const char *config;
+	const char *listen;
+	const char *redis;
+	const char *log_level;
+	const char *port_file;
+	int check_only;
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: waitroomd [options]\n"
+	    "  --config FILE      configuration file (default %s)\n"
+	    "  --listen ADDR:PORT address to serve HTTP on (port 0: any free)\n"
+	    "  --redis ADDR       Redis as host:port or unix:/path\n"
+	    "  --port-file FILE   write the port we listen on to FILE\n"
+	    "  --log-level LEVEL  debug, info, warn or error\n"
+	    "  --check-config     validate the configuration and exit\n"
+	    "  --version          print the version and exit\n"
+	    "  --help             print this help and exit\n",
+	    DEFAULT_CONFIG);
+}
+
+/* 0: go on, 1: exit 0 (help, version), -1: exit 2 (usage error). */
+static int
+parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "listen", required_argument, NULL, 'l' },
+		{ "redis", required_argument, NULL, 'r' },
+		{ "port-file", required_argument, NULL, 'p' },
+		{ "log-level", required_argument, NULL, 'L' },
+		{ "check-config", no_argument, NULL, 'k' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "c:l:r:p:L:kVh", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'c': o->config = optarg; break;
+		case 'l': o->listen = optarg; break;
+		case 'r': o->redis = optarg; break;
+		case 'p': o->port_file = optarg; break;
+		case 'L': o->log_level = optarg; break;
+		case 'k': o->check_only = 1; break;
+		case 'V': printf("waitroomd %s\n", PACKAGE_VERSION); return 1;
+		case 'h': usage(stdout); return 1;
+		default: usage(stderr); return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "waitroomd: unexpected argument '%s'\n",
+		    argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+/* The file, then the command line over it, with the same rules. */
+static int
+load_conf(struct conf *c, const struct opts *o)
+{
+	const char *path = o->config ? o->config : DEFAULT_CONFIG;
+	const char *flags[][2] = { { "listen", o->listen },
+	    { "redis", o->redis }, { "log_level", o->log_level } };
+	char err[CONF_ERR_MAX];
+
+	conf_init(c);
+	if (o->config || access(path, F_OK) == 0) {
+		if (conf_load_file(c, path, err, sizeof err) == -1) {
+			fprintf(stderr, "waitroomd: %s\n", err);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+		if (flags[i][1] == NULL)
+			continue;
+		if (conf_global_set(c, flags[i][0], flags[i][1], err,
+		    sizeof err) == -1) {
+			fprintf(stderr, "waitroomd: --%s: %s\n", flags[i][0],
+			    err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct field_args {
+	const char *argv[64];
+	int argc;
+};
+
+static void
+add_field(const char *key, const char *value, void *arg)
+{
+	struct field_args *a = arg;
+
+	if (a->argc + 2 <= (int)(sizeof a->argv / sizeof a->argv[0])) {
+		a->argv[a->argc++] = key;
+		a->argv[a->argc++] = value;
+	}
+}
+
+static void
+queue_written(const struct store_result *res, void *arg)
+{
+	if (res->status != STORE_OK)
+		log_error("event=queue_config_failed error=\"%s\"",
+		    res->error ? res->error : "");
+}
+
+/*
+ * Write the configured queues into Redis: at first connect the file wins;
+ * after a reconnect only a hash Redis lost is written again.
+ */
+static void
+on_store_ready(int first, void *arg)
+{
+	struct app *app = arg;
+	struct conf *c = app->conf;
+
+	for (size_t i = 0; i < c->nqueues; i++) {
+		struct field_args a = { { NULL }, 0 };
+		struct queue_keys k;
+
+		keys_queue(&k, c->key_prefix, c->queues[i].name);
+		a.argv[a.argc++] = k.config;
+		a.argv[a.argc++] = first ? "replace" : "missing";
+		conf_queue_fields(&c->queues[i], add_field, &a);
+		store_eval(app->store, LUA_CONFIG_INIT, 1, a.argc, a.argv,
+		    NULL, queue_written, NULL);
+	}
+}
+
+static void
+on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	struct app *app = arg;
+
+	if (sig == SIGHUP) {
+		log_warn("event=sighup msg=\"reload is not supported yet; "
+		    "restart to apply a new configuration\"");
+		return;
+	}
+	log_info("event=shutdown signal=%d", (int)sig);
+	event_base_loopexit(app->base, NULL);
+}
+
+static int
+write_port_file(const char *path, int port)
+{
+	char tmp[4096];
+	FILE *f;
+
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	if ((f = fopen(tmp, "w")) == NULL)
+		return -1;
+	fprintf(f, "%d\n", port);
+	if (fclose(f) != 0)
+		return -1;
+	return rename(tmp, path);	/* readers never see half a file */
+}
+
+static int
+serve(struct app *app, const struct opts *o)
+{
+	struct event *sigs[3] = { NULL, NULL, NULL };
+	const int signums[3] = { SIGINT, SIGTERM, SIGHUP };
+	char err[512];
+	int rc = 1;
+
+	if ((app->store = store_new(app->base, app->conf->redis, err,
+	    sizeof err)) == NULL || (app->http = http_new(app, err,
+	    sizeof err)) == NULL) {
+		log_error("event=startup_failed error=\"%s\"", err);
+		goto done;
+	}
+	store_on_ready(app->store, on_store_ready, app);
+	for (int i = 0; i < 3; i++) {
+		sigs[i] = evsignal_new(app->base, signums[i], on_signal, app);
+		if (sigs[i] == NULL || event_add(sigs[i], NULL) == -1)
+			goto done;
+	}
+	if (o->port_file && write_port_file(o->port_file,
+	    http_port(app->http)) == -1) {
+		log_error("event=startup_failed error=\"cannot write %s: %s\"",
+		    o->port_file, strerror(errno));
+		goto done;
+	}
+	log_info("event=listen addr=%s port=%d redis=%s queues=%zu",
+	    app->conf->listen, http_port(app->http), app->conf->redis,
+	    app->conf->nqueues);
+	rc = event_base_dispatch(app->base) == -1;
+done:
+	for (int i = 0; i < 3; i++)
+		if (sigs[i])
+			event_free(sigs[i]);
+	http_free(app->http);
+	store_free(app->store);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct conf c;
+	struct app app = { 0 };
+	int rc;
+
+	if ((rc = parse_args(argc, argv, &o)) != 0)
+		return rc == 1 ? 0 : 2;
+	if (load_conf(&c, &o) == -1) {
+		conf_free(&c);
+		return 1;
+	}
+	if (o.check_only) {
+		printf("waitroomd: configuration ok (%zu queues)\n", c.nqueues);
+		conf_free(&c);
+		return 0;
+	}
+	log_set_level(c.log_level);
+	signal(SIGPIPE, SIG_IGN);
+	srandom((unsigned)time(NULL) ^ (unsigned)getpid());
+	app.conf = &c;
+	if ((app.base = event_base_new()) == NULL) {
+		log_error("event=startup_failed error=\"no event base\"");
+		conf_free(&c);
+		return 1;
+	}
+	rc = serve(&app, &o);
+	event_base_free(app.base);
+	conf_free(&c);
+	return rc;
+}

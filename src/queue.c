@@ -1,0 +1,45 @@
+/* queue.c: what a queue's facts mean to a waiter; pure, clock injected. */
+#include "conf.h"
+#include "queue.h"
+
+static long long
+ceil_div(long long a, long long b)
+{
+	return (a + b - 1) / b;
+}
+
+static long long
+queue_eta_rate(const struct queue_facts *f, long long position)
+{
+	long long eta = ceil_div(position, f->batch) * f->interval;
+	long long since;
+
+	if (f->last_tick_ms > 0 && f->now_ms > f->last_tick_ms) {
+		since = (f->now_ms - f->last_tick_ms) / 1000;
+		eta -= since;
+	}
+	return eta < 0 ? 0 : eta;
+}
+
+static long long
+queue_eta_capacity(const struct queue_facts *f, long long position)
+{
+	if (f->rate > 0) {
+		double t = (double)position / f->rate;
+		long long whole = (long long)t;
+
+		return whole + (t > (double)whole);
+	}
+	/* No history yet: every active_ttl, max_active slots turn over. */
+	return ceil_div(position, f->max_active) * f->active_ttl;
+}
+
+long long
+queue_eta(const struct queue_facts *f, long long position)
+{
+	if (f->state == STATE_PAUSED || position < 1)
+		return -1;
+	if (f->mode == MODE_CAPACITY)
+		return f->max_active > 0 ? queue_eta_capacity(f, position) : -1;
+	return f->batch > 0 && f->interval > 0 ? queue_eta_rate(f, position) : -1;
+}

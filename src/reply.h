@@ -1,0 +1,29 @@
+/*
+ * reply.h: the JSON bodies of API.md, built without I/O: errors and the
+ * status object. http.c sends them.
+ */
+#ifndef WR_REPLY_H
+#define WR_REPLY_H
+
+#include <jansson.h>
+
+/* One waiter's or one session's view, as API.md's status object. */
+struct token_status {
+	const char *queue;
+	const char *token;
+	int active;			/* 0: waiting, 1: active */
+	long long position;		/* waiting: 1 = next */
+	long long waiting;		/* size of the whole line */
+	long long eta_seconds;		/* waiting: -1 = null (no estimate) */
+	long long active_until;		/* active: unix seconds */
+	const char *redirect;		/* active: NULL when none */
+};
+
+/* {"error":{"code":..,"message":..}} as a malloc'd string. */
+char *reply_error_body(const char *code, const char *message);
+/* The status object; a new reference. */
+json_t *reply_status(const struct token_status *st);
+/* json_dumps with the flags every reply uses; malloc'd. */
+char *reply_dump(const json_t *j);
+
+#endif

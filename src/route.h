@@ -1,0 +1,47 @@
+/*
+ * route.h: which endpoint a method and path name. Pure: no libevent, so the
+ * table is unit-tested without a server. Unknown paths are 404, known paths
+ * with another method 405 with the Allow list, and a path whose queue or
+ * token segment is malformed is a 400 before anything touches Redis.
+ */
+#ifndef WR_ROUTE_H
+#define WR_ROUTE_H
+
+#include "conf.h"
+
+enum route_method {
+	RM_GET = 1, RM_POST = 2, RM_PUT = 4, RM_DELETE = 8,
+	RM_HEAD = 16, RM_OPTIONS = 32, RM_OTHER = 64
+};
+
+enum route_id {
+	ROUTE_NONE,
+	ROUTE_HEALTHZ,		/* /healthz */
+	ROUTE_READYZ,		/* /readyz */
+	ROUTE_QUEUE,		/* /v1/queues/{q} */
+	ROUTE_TOKENS,		/* /v1/queues/{q}/tokens */
+	ROUTE_TOKEN,		/* /v1/queues/{q}/tokens/{t} */
+	ROUTE_EVENTS		/* /v1/queues/{q}/tokens/{t}/events */
+};
+
+enum route_result {
+	ROUTE_OK,
+	ROUTE_NOT_FOUND,	/* 404 not_found */
+	ROUTE_BAD_METHOD,	/* 405, m->allow names the methods */
+	ROUTE_BAD_QUEUE,	/* 400 bad_queue_id */
+	ROUTE_BAD_TOKEN		/* 400 bad_token */
+};
+
+struct route_match {
+	enum route_id id;
+	int method;		/* enum route_method of the request */
+	char allow[32];		/* "GET, DELETE" */
+	char queue[CONF_QUEUE_ID_MAX + 1];
+	char token[37];
+};
+
+/* path is the decoded-free path of the URI, without query. */
+enum route_result route_match(int method, const char *path,
+    struct route_match *m);
+
+#endif

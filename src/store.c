@@ -1,0 +1,566 @@
+/*
+ * store.c: the Redis command connection.
+ *
+ * Invariants, from hiredis 0.14's async API:
+ * - s->ac is NULL whenever hiredis may have freed the context: it frees it
+ *   right after a failed connect callback and right after the disconnect
+ *   callback, so both callbacks clear s->ac and never free it themselves.
+ * - The disconnect callback never fires for a connection that never came
+ *   up, so the connect watchdog frees such a context itself (from a timer,
+ *   never from inside a hiredis callback).
+ * - Every command is a struct call that owns a copy of its arguments and a
+ *   timeout timer. Its hiredis callback always runs exactly once (with a
+ *   NULL reply on disconnect), and that callback frees the call. A timeout
+ *   answers the caller early, marks the call answered, and drops the
+ *   connection, since a Redis that does not answer one command in time is
+ *   not answering the ones queued behind it either.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <event2/event_struct.h>
+#include <hiredis/async.h>
+#include <hiredis/adapters/libevent.h>
+
+#include "log.h"
+#include "store.h"
+
+#define STORE_CMD_TIMEOUT_MS 3000
+#define STORE_CONNECT_TIMEOUT_MS 2000
+#define STORE_BACKOFF_MIN_MS 50
+#define STORE_BACKOFF_MAX_MS 500
+
+struct call {
+	struct store *s;
+	store_cb *cb;
+	void *arg;
+	struct event timer;
+	int answered;		/* cb has run (timeout or reply) */
+	int script;		/* lua_script_id, -1 for a plain command */
+	int argc;
+	char **argv;
+	size_t *lens;
+	struct call *prev, *next;
+};
+
+struct store {
+	struct event_base *base;
+	char host[256];
+	int port;		/* 0: host is a unix socket path */
+	redisAsyncContext *ac;
+	int connected;
+	int loading;		/* SCRIPT LOADs still unanswered */
+	int ready;
+	int ever_ready;
+	int closing;
+	char sha[LUA_NSCRIPTS][41];
+	struct event *retry;
+	struct event *watchdog;
+	int backoff_ms;
+	unsigned long reconnects;
+	store_ready_cb *ready_cb;
+	void *ready_arg;
+	struct call *calls;	/* every call hiredis still holds */
+};
+
+static void store_connect(struct store *s);
+static void store_drop(struct store *s, const char *why);
+static void store_load_scripts(struct store *s);
+
+/* Error replies that mean "not serving now", not "your command is bad". */
+static int
+store_error_unavailable(const char *msg)
+{
+	static const char *codes[] = { "LOADING", "BUSY", "MISCONF", "OOM",
+	    "READONLY", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN", NULL };
+
+	for (int i = 0; codes[i]; i++)
+		if (strncmp(msg, codes[i], strlen(codes[i])) == 0)
+			return 1;
+	/* Redis wraps errors of commands called from a script. */
+	return strstr(msg, "OOM command not allowed") != NULL;
+}
+
+static void
+call_free(struct call *c)
+{
+	if (c == NULL)
+		return;
+	if (evtimer_initialized(&c->timer))
+		evtimer_del(&c->timer);
+	if (c->prev)
+		c->prev->next = c->next;
+	else if (c->s->calls == c)
+		c->s->calls = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	for (int i = 0; i < c->argc; i++)
+		free(c->argv[i]);
+	free(c->argv);
+	free(c->lens);
+	free(c);
+}
+
+static void
+call_answer(struct call *c, enum store_status status, const redisReply *r,
+    const char *error)
+{
+	struct store_result res = { status, r, error };
+
+	if (c->answered)
+		return;
+	c->answered = 1;
+	evtimer_del(&c->timer);
+	if (c->cb)
+		c->cb(&res, c->arg);
+}
+
+static void
+call_timeout(evutil_socket_t fd, short what, void *arg)
+{
+	struct call *c = arg;
+	struct store *s = c->s;
+
+	call_answer(c, STORE_UNAVAILABLE, NULL, "timeout");
+	store_drop(s, "command timeout");
+}
+
+static struct call *
+call_new(struct store *s, int argc, const char *const *argv,
+    const size_t *lens, store_cb *cb, void *arg)
+{
+	struct call *c = calloc(1, sizeof *c);
+
+	if (c == NULL)
+		return NULL;
+	c->s = s, c->cb = cb, c->arg = arg, c->script = -1;
+	c->argv = calloc(argc, sizeof *c->argv);
+	c->lens = calloc(argc, sizeof *c->lens);
+	if (c->argv == NULL || c->lens == NULL)
+		goto fail;
+	for (c->argc = 0; c->argc < argc; c->argc++) {
+		size_t n = lens ? lens[c->argc] : strlen(argv[c->argc]);
+
+		if ((c->argv[c->argc] = malloc(n + 1)) == NULL)
+			goto fail;
+		memcpy(c->argv[c->argc], argv[c->argc], n);
+		c->argv[c->argc][n] = '\0';
+		c->lens[c->argc] = n;
+	}
+	evtimer_assign(&c->timer, s->base, call_timeout, c);
+	return c;
+fail:
+	call_free(c);
+	return NULL;
+}
+
+/* Replace argv[0..1] (EVALSHA sha) by EVAL body, for a NOSCRIPT retry. */
+static int
+call_use_eval(struct call *c)
+{
+	const char *body = lua_scripts[c->script].body;
+	char *verb = strdup("EVAL"), *copy = strdup(body);
+
+	if (verb == NULL || copy == NULL) {
+		free(verb);
+		free(copy);
+		return -1;
+	}
+	free(c->argv[0]);
+	free(c->argv[1]);
+	c->argv[0] = verb, c->lens[0] = 4;
+	c->argv[1] = copy, c->lens[1] = strlen(body);
+	return 0;
+}
+
+static void call_reply(redisAsyncContext *ac, void *reply, void *priv);
+
+/* Hand the call to hiredis, which then owns it until call_reply. */
+static int
+call_send(struct store *s, struct call *c)
+{
+	struct timeval tv = { STORE_CMD_TIMEOUT_MS / 1000,
+	    (STORE_CMD_TIMEOUT_MS % 1000) * 1000 };
+
+	if (s->ac == NULL || redisAsyncCommandArgv(s->ac, call_reply, c,
+	    c->argc, (const char **)c->argv, c->lens) != REDIS_OK)
+		return -1;
+	if (!c->prev && s->calls != c) {
+		c->next = s->calls;
+		if (s->calls)
+			s->calls->prev = c;
+		s->calls = c;
+	}
+	if (!c->answered)
+		evtimer_add(&c->timer, &tv);
+	return 0;
+}
+
+static void
+call_reply(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct call *c = priv;
+	struct store *s = c->s;
+	redisReply *r = reply;
+
+	if (r == NULL)
+		call_answer(c, STORE_UNAVAILABLE, NULL, "disconnected");
+	else if (r->type == REDIS_REPLY_ERROR && c->script >= 0 &&
+	    !c->answered && strncmp(r->str, "NOSCRIPT", 8) == 0 &&
+	    call_use_eval(c) == 0) {
+		/* The script cache was flushed: run the body once, reload. */
+		log_warn("event=noscript script=%s", lua_scripts[c->script].name);
+		evtimer_del(&c->timer);
+		if (s->loading == 0)
+			store_load_scripts(s);
+		if (call_send(s, c) == 0)
+			return;
+		call_answer(c, STORE_UNAVAILABLE, NULL, "not connected");
+	} else if (r->type == REDIS_REPLY_ERROR)
+		call_answer(c, store_error_unavailable(r->str) ?
+		    STORE_UNAVAILABLE : STORE_ERROR, r, r->str);
+	else
+		call_answer(c, STORE_OK, r, NULL);
+	call_free(c);
+}
+
+/* Queue a command whatever the ready state (for loading scripts). */
+static int
+store_send(struct store *s, int script, int argc, const char *const *argv,
+    const size_t *lens, store_cb *cb, void *arg)
+{
+	struct call *c;
+
+	if (s->ac == NULL || !s->connected)
+		return -1;
+	if ((c = call_new(s, argc, argv, lens, cb, arg)) == NULL)
+		return -1;
+	c->script = script;
+	if (call_send(s, c) == -1) {
+		call_free(c);
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_command(struct store *s, int argc, const char *const *argv,
+    const size_t *lens, store_cb *cb, void *arg)
+{
+	if (!s->ready)
+		return -1;
+	return store_send(s, -1, argc, argv, lens, cb, arg);
+}
+
+int
+store_eval(struct store *s, enum lua_script_id id, int nkeys, int argc,
+    const char *const *argv, const size_t *lens, store_cb *cb, void *arg)
+{
+	const char *full[argc + 3];
+	size_t flens[argc + 3];
+	char nk[16];
+
+	if (!s->ready)
+		return -1;
+	snprintf(nk, sizeof nk, "%d", nkeys);
+	full[0] = "EVALSHA", full[1] = s->sha[id], full[2] = nk;
+	flens[0] = 7, flens[1] = strlen(s->sha[id]), flens[2] = strlen(nk);
+	for (int i = 0; i < argc; i++) {
+		full[i + 3] = argv[i];
+		flens[i + 3] = lens ? lens[i] : strlen(argv[i]);
+	}
+	return store_send(s, id, argc + 3, full, flens, cb, arg);
+}
+
+static void
+store_become_ready(struct store *s)
+{
+	int first = !s->ever_ready;
+
+	s->ready = 1;
+	s->ever_ready = 1;
+	s->backoff_ms = 0;
+	log_info("event=store_ready addr=%s%s%d", s->host, s->port ? ":" : "",
+	    s->port);
+	if (s->ready_cb)
+		s->ready_cb(first, s->ready_arg);
+}
+
+struct script_load {
+	struct store *s;
+	int id;
+};
+
+static void
+store_loaded(const struct store_result *res, void *arg)
+{
+	struct script_load *l = arg;
+	struct store *s = l->s;
+	int id = l->id;
+
+	free(l);
+	if (res->status != STORE_OK || res->reply->type != REDIS_REPLY_STRING ||
+	    res->reply->len != 40) {
+		log_error("event=script_load_failed script=%s error=\"%s\"",
+		    lua_scripts[id].name, res->error ? res->error : "bad reply");
+		return;
+	}
+	memcpy(s->sha[id], res->reply->str, 40);
+	s->sha[id][40] = '\0';
+	if (--s->loading == 0 && s->connected && !s->ready)
+		store_become_ready(s);
+}
+
+static void
+store_load_scripts(struct store *s)
+{
+	s->loading = LUA_NSCRIPTS;
+	for (int i = 0; i < LUA_NSCRIPTS; i++) {
+		const char *argv[] = { "SCRIPT", "LOAD", lua_scripts[i].body };
+		struct script_load *l = malloc(sizeof *l);
+
+		if (l == NULL)
+			continue;
+		l->s = s, l->id = i;
+		if (store_send(s, -1, 3, argv, NULL, store_loaded, l) == -1)
+			free(l);
+	}
+}
+
+static void
+store_policy(const struct store_result *res, void *arg)
+{
+	const redisReply *r = res->reply;
+
+	if (res->status != STORE_OK || r->type != REDIS_REPLY_ARRAY ||
+	    r->elements != 2 || r->element[1]->type != REDIS_REPLY_STRING)
+		return;
+	if (strcmp(r->element[1]->str, "noeviction") != 0)
+		log_warn("event=redis_eviction policy=%s msg=\"Redis may evict "
+		    "queue keys and lose places in line: set maxmemory-policy "
+		    "noeviction\"", r->element[1]->str);
+}
+
+static void
+store_check_policy(struct store *s)
+{
+	const char *argv[] = { "CONFIG", "GET", "maxmemory-policy" };
+
+	store_send(s, -1, 3, argv, NULL, store_policy, NULL);
+}
+
+static void
+store_schedule(struct store *s)
+{
+	struct timeval tv;
+	int ms;
+
+	if (s->closing)
+		return;
+	s->backoff_ms = s->backoff_ms == 0 ? STORE_BACKOFF_MIN_MS :
+	    s->backoff_ms * 2;
+	if (s->backoff_ms > STORE_BACKOFF_MAX_MS)
+		s->backoff_ms = STORE_BACKOFF_MAX_MS;
+	/* Jitter of up to a quarter, so instances do not reconnect in step. */
+	ms = s->backoff_ms + (int)(random() % (s->backoff_ms / 4 + 1));
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (ms % 1000) * 1000;
+	evtimer_add(s->retry, &tv);
+}
+
+static void
+store_lost(struct store *s)
+{
+	if (s->connected)
+		s->reconnects++;
+	s->ac = NULL;
+	s->connected = 0;
+	s->ready = 0;
+	s->loading = 0;
+	evtimer_del(s->watchdog);
+	store_schedule(s);
+}
+
+static void
+store_on_connect(const redisAsyncContext *ac, int status)
+{
+	struct store *s = ac->data;
+
+	if (status != REDIS_OK) {
+		log_debug("event=redis_connect_failed error=\"%s\"", ac->errstr);
+		store_lost(s);	/* hiredis frees ac when we return */
+		return;
+	}
+	evtimer_del(s->watchdog);
+	s->connected = 1;
+	log_info("event=redis_connected");
+	store_check_policy(s);
+	store_load_scripts(s);
+}
+
+static void
+store_on_disconnect(const redisAsyncContext *ac, int status)
+{
+	struct store *s = ac->data;
+
+	if (!s->closing)
+		log_warn("event=redis_disconnected error=\"%s\"",
+		    status == REDIS_OK ? "closed" : ac->errstr);
+	store_lost(s);		/* hiredis frees ac when we return */
+}
+
+/* Free the context from outside any hiredis callback. */
+static void
+store_drop(struct store *s, const char *why)
+{
+	redisAsyncContext *ac = s->ac;
+	int was_connected = s->connected;
+
+	if (ac == NULL)
+		return;
+	log_warn("event=redis_drop reason=\"%s\"", why);
+	if (!was_connected) {
+		s->ac = NULL;
+		redisAsyncFree(ac);
+		store_lost(s);
+		return;
+	}
+	/* Calls the disconnect callback, which runs store_lost. */
+	redisAsyncFree(ac);
+}
+
+static void
+store_watchdog(evutil_socket_t fd, short what, void *arg)
+{
+	store_drop(arg, "connect timeout");
+}
+
+static void
+store_retry(evutil_socket_t fd, short what, void *arg)
+{
+	store_connect(arg);
+}
+
+static void
+store_connect(struct store *s)
+{
+	struct timeval tv = { STORE_CONNECT_TIMEOUT_MS / 1000,
+	    (STORE_CONNECT_TIMEOUT_MS % 1000) * 1000 };
+	redisAsyncContext *ac;
+
+	ac = s->port ? redisAsyncConnect(s->host, s->port) :
+	    redisAsyncConnectUnix(s->host);
+	if (ac == NULL || ac->err) {
+		log_debug("event=redis_connect_failed error=\"%s\"",
+		    ac ? ac->errstr : "out of memory");
+		if (ac)
+			redisAsyncFree(ac);
+		store_lost(s);
+		return;
+	}
+	ac->data = s;
+	redisLibeventAttach(ac, s->base);
+	redisAsyncSetConnectCallback(ac, store_on_connect);
+	redisAsyncSetDisconnectCallback(ac, store_on_disconnect);
+	s->ac = ac;
+	evtimer_add(s->watchdog, &tv);
+}
+
+static int
+store_parse_addr(struct store *s, const char *addr, char *err, size_t errlen)
+{
+	const char *colon;
+	char *end;
+	long port;
+
+	if (strncmp(addr, "unix:", 5) == 0) {
+		if (snprintf(s->host, sizeof s->host, "%s", addr + 5) >=
+		    (int)sizeof s->host || s->host[0] != '/')
+			goto bad;
+		s->port = 0;
+		return 0;
+	}
+	if ((colon = strrchr(addr, ':')) == NULL || colon == addr ||
+	    (size_t)(colon - addr) >= sizeof s->host)
+		goto bad;
+	port = strtol(colon + 1, &end, 10);
+	if (*end != '\0' || end == colon + 1 || port < 1 || port > 65535)
+		goto bad;
+	memcpy(s->host, addr, colon - addr);
+	s->host[colon - addr] = '\0';
+	s->port = (int)port;
+	return 0;
+bad:
+	snprintf(err, errlen, "redis address '%s' is not host:port or "
+	    "unix:/path", addr);
+	return -1;
+}
+
+struct store *
+store_new(struct event_base *base, const char *addr, char *err, size_t errlen)
+{
+	struct store *s = calloc(1, sizeof *s);
+
+	if (s == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->base = base;
+	if (store_parse_addr(s, addr, err, errlen) == -1) {
+		free(s);
+		return NULL;
+	}
+	s->retry = evtimer_new(base, store_retry, s);
+	s->watchdog = evtimer_new(base, store_watchdog, s);
+	if (s->retry == NULL || s->watchdog == NULL) {
+		snprintf(err, errlen, "out of memory");
+		store_free(s);
+		return NULL;
+	}
+	store_connect(s);
+	return s;
+}
+
+void
+store_free(struct store *s)
+{
+	if (s == NULL)
+		return;
+	s->closing = 1;
+	if (s->ac) {
+		redisAsyncContext *ac = s->ac;
+
+		s->ac = NULL;
+		redisAsyncFree(ac);	/* answers every call with NULL */
+	}
+	while (s->calls) {
+		call_answer(s->calls, STORE_UNAVAILABLE, NULL, "closing");
+		call_free(s->calls);
+	}
+	if (s->retry)
+		event_free(s->retry);
+	if (s->watchdog)
+		event_free(s->watchdog);
+	free(s);
+}
+
+int
+store_is_ready(const struct store *s)
+{
+	return s->ready;
+}
+
+void
+store_on_ready(struct store *s, store_ready_cb *cb, void *arg)
+{
+	s->ready_cb = cb;
+	s->ready_arg = arg;
+}
+
+unsigned long
+store_reconnects(const struct store *s)
+{
+	return s->reconnects;
+}

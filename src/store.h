@@ -1,0 +1,64 @@
+/*
+ * store.h: the asynchronous Redis command connection. One pipelined
+ * hiredis connection on the event loop, with a watchdog on connect, a
+ * timeout per command, reconnection with backoff and jitter, and the Lua
+ * scripts loaded after every (re)connect and called with EVALSHA.
+ *
+ * While Redis is unreachable or not answering (LOADING, BUSY, MISCONF,
+ * OOM...), callers get STORE_UNAVAILABLE and answer 503: never a false
+ * success.
+ */
+#ifndef WR_STORE_H
+#define WR_STORE_H
+
+#include <stddef.h>
+
+#include <event2/event.h>
+#include <hiredis/hiredis.h>
+
+#include "lua_scripts.h"
+
+enum store_status {
+	STORE_OK,		/* reply holds Redis's answer */
+	STORE_UNAVAILABLE,	/* not connected, timed out, or not serving */
+	STORE_ERROR		/* Redis answered an error we do not expect */
+};
+
+struct store_result {
+	enum store_status status;
+	const redisReply *reply;	/* borrowed: valid during the call */
+	const char *error;		/* for logs when status != STORE_OK */
+};
+
+typedef void store_cb(const struct store_result *res, void *arg);
+typedef void store_ready_cb(int first, void *arg);
+
+struct store;
+
+/* addr is host:port or unix:/path. Connecting starts at once. */
+struct store *store_new(struct event_base *base, const char *addr,
+    char *err, size_t errlen);
+void store_free(struct store *s);
+
+/* Connected, and every script loaded. */
+int store_is_ready(const struct store *s);
+
+/* Called each time the store becomes ready; first is 1 the first time. */
+void store_on_ready(struct store *s, store_ready_cb *cb, void *arg);
+
+/*
+ * Run script id with nkeys keys followed by the arguments (argc strings in
+ * all). Returns -1 without calling cb when the store is not ready; else cb
+ * runs exactly once, later, from the loop.
+ */
+int store_eval(struct store *s, enum lua_script_id id, int nkeys, int argc,
+    const char *const *argv, const size_t *lens, store_cb *cb, void *arg);
+
+/* A plain command; same rules as store_eval. */
+int store_command(struct store *s, int argc, const char *const *argv,
+    const size_t *lens, store_cb *cb, void *arg);
+
+/* Counters for logs and, later, metrics. */
+unsigned long store_reconnects(const struct store *s);
+
+#endif
