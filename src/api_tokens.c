@@ -55,7 +55,7 @@ join_done(struct api_call *c, const redisReply *r)
 		api_reply_result(c, f.result);
 		return;
 	}
-	log_info("event=join queue=%s token=%s result=%s position=%lld",
+	log_debug("event=join queue=%s token=%s result=%s position=%lld",
 	    c->queue, log_tok(f.token, tok), f.result, f.n + 1);
 	status_reply(c, &f, strcmp(f.result, "new") == 0 ? 201 : 200);
 }
@@ -157,7 +157,7 @@ leave_done(struct api_call *c, const redisReply *r)
 		api_reply_result(c, f.result);
 		return;
 	}
-	log_info("event=leave queue=%s token=%s", c->queue,
+	log_debug("event=leave queue=%s token=%s", c->queue,
 	    log_tok(c->token, tok));
 	http_send_empty(c->req, 204);
 }

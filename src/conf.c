@@ -118,6 +118,20 @@ check_text(const char *v)
 	return 1;
 }
 
+/* unix:/path */
+static int
+addr_unix(const char *path, char *host, size_t hostlen, int *port)
+{
+	size_t n = strlen(path);
+
+	if (path[0] != '/' || n >= UNIX_PATH_MAX || n >= hostlen ||
+	    !check_text(path))
+		return -1;
+	memcpy(host, path, n + 1);
+	*port = -1;
+	return 0;
+}
+
 int
 conf_addr_split(const char *addr, char *host, size_t hostlen, int *port)
 {
@@ -125,16 +139,8 @@ conf_addr_split(const char *addr, char *host, size_t hostlen, int *port)
 	const char *h = addr + bracketed, *colon;
 	size_t n;
 
-	if (strncmp(addr, "unix:", 5) == 0) {
-		h = addr + 5;
-		n = strlen(h);
-		if (h[0] != '/' || n >= UNIX_PATH_MAX || n >= hostlen ||
-		    !check_text(h))
-			return -1;
-		memcpy(host, h, n + 1);
-		*port = -1;
-		return 0;
-	}
+	if (strncmp(addr, "unix:", 5) == 0)
+		return addr_unix(addr + 5, host, hostlen, port);
 	if (bracketed && (colon = strchr(h, ']')) != NULL)
 		colon++;
 	else if (!bracketed)

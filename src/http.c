@@ -219,31 +219,6 @@ http_dispatch(struct evhttp_request *req, void *arg)
 	handlers[m.id](app, req, &m);
 }
 
-/* "host:port" or "[v6]:port" into host and port; -1 if malformed. */
-static int
-http_split_listen(const char *listen, char *host, size_t size, int *port)
-{
-	const char *colon = strrchr(listen, ':');
-	size_t n;
-	char *end;
-	long p;
-
-	if (colon == NULL)
-		return -1;
-	p = strtol(colon + 1, &end, 10);
-	if (*end != '\0' || end == colon + 1 || p < 0 || p > 65535)
-		return -1;
-	n = colon - listen;
-	if (n >= 2 && listen[0] == '[' && listen[n - 1] == ']')
-		listen++, n -= 2;
-	if (n == 0 || n >= size)
-		return -1;
-	memcpy(host, listen, n);
-	host[n] = '\0';
-	*port = (int)p;
-	return 0;
-}
-
 static int
 http_bound_port(struct evhttp_bound_socket *bs)
 {
@@ -277,7 +252,7 @@ http_new(struct app *app, char *err, size_t errlen)
 {
 	struct http *h = calloc(1, sizeof *h);
 	struct evhttp_bound_socket *bs;
-	char host[256];
+	char host[CONF_ADDR_MAX];
 	int port;
 
 	if (h == NULL || (h->evh = evhttp_new(app->base)) == NULL) {
@@ -287,8 +262,8 @@ http_new(struct app *app, char *err, size_t errlen)
 	h->app = app;
 	http_limits(h->evh);
 	evhttp_set_gencb(h->evh, http_dispatch, app);
-	if (http_split_listen(app->conf->listen, host, sizeof host,
-	    &port) == -1) {
+	if (conf_addr_split(app->conf->listen, host, sizeof host,
+	    &port) == -1 || port < 0) {
 		snprintf(err, errlen, "listen address '%s' is not host:port",
 		    app->conf->listen);
 		goto fail;

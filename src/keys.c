@@ -15,10 +15,12 @@ keys_valid_prefix(const char *prefix)
 	    "0123456789_.-") == n;
 }
 
-static void
+static int
 keys_one(char *buf, const char *prefix, const char *queue, const char *what)
 {
-	snprintf(buf, KEYS_MAX, "%s:{%s}:%s", prefix, queue, what);
+	int n = snprintf(buf, KEYS_MAX, "%s:{%s}:%s", prefix, queue, what);
+
+	return n < 0 || n >= KEYS_MAX ? -1 : 0;
 }
 
 int
@@ -26,15 +28,14 @@ keys_queue(struct queue_keys *k, const char *prefix, const char *queue)
 {
 	if (!keys_valid_prefix(prefix) || !valid_queue_id(queue))
 		return -1;
-	keys_one(k->config, prefix, queue, "config");
-	keys_one(k->seq, prefix, queue, "seq");
-	keys_one(k->waiting, prefix, queue, "waiting");
-	keys_one(k->active, prefix, queue, "active");
-	keys_one(k->seen, prefix, queue, "seen");
-	keys_one(k->stats, prefix, queue, "stats");
-	keys_one(k->tick, prefix, queue, "tick");
-	keys_one(k->events, prefix, queue, "events");
-	return 0;
+	return keys_one(k->config, prefix, queue, "config") |
+	    keys_one(k->seq, prefix, queue, "seq") |
+	    keys_one(k->waiting, prefix, queue, "waiting") |
+	    keys_one(k->active, prefix, queue, "active") |
+	    keys_one(k->seen, prefix, queue, "seen") |
+	    keys_one(k->stats, prefix, queue, "stats") |
+	    keys_one(k->tick, prefix, queue, "tick") |
+	    keys_one(k->events, prefix, queue, "events");
 }
 
 int

@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 #define KEYS_PREFIX_MAX 32
-#define KEYS_MAX 96		/* prefix + queue + the longest suffix */
-#define KEYS_USER_MAX (KEYS_MAX + 4 * 128)
+#define KEYS_MAX 128		/* prefix + queue + the longest suffix */
+#define KEYS_USER_MAX (KEYS_MAX + 6 + 4 * 128)
 
 struct queue_keys {
 	char config[KEYS_MAX];

@@ -24,6 +24,7 @@
 #include <hiredis/async.h>
 #include <hiredis/adapters/libevent.h>
 
+#include "conf.h"
 #include "log.h"
 #include "store.h"
 
@@ -47,7 +48,7 @@ struct call {
 
 struct store {
 	struct event_base *base;
-	char host[256];
+	char host[CONF_ADDR_MAX];
 	int port;		/* 0: host is a unix socket path */
 	redisAsyncContext *ac;
 	int connected;
@@ -471,31 +472,16 @@ store_connect(struct store *s)
 static int
 store_parse_addr(struct store *s, const char *addr, char *err, size_t errlen)
 {
-	const char *colon;
-	char *end;
-	long port;
+	int port;
 
-	if (strncmp(addr, "unix:", 5) == 0) {
-		if (snprintf(s->host, sizeof s->host, "%s", addr + 5) >=
-		    (int)sizeof s->host || s->host[0] != '/')
-			goto bad;
-		s->port = 0;
-		return 0;
+	if (conf_addr_split(addr, s->host, sizeof s->host, &port) == -1 ||
+	    port == 0) {
+		snprintf(err, errlen, "redis address '%s' is not host:port or "
+		    "unix:/path", addr);
+		return -1;
 	}
-	if ((colon = strrchr(addr, ':')) == NULL || colon == addr ||
-	    (size_t)(colon - addr) >= sizeof s->host)
-		goto bad;
-	port = strtol(colon + 1, &end, 10);
-	if (*end != '\0' || end == colon + 1 || port < 1 || port > 65535)
-		goto bad;
-	memcpy(s->host, addr, colon - addr);
-	s->host[colon - addr] = '\0';
-	s->port = (int)port;
+	s->port = port < 0 ? 0 : port;	/* 0: s->host is a socket path */
 	return 0;
-bad:
-	snprintf(err, errlen, "redis address '%s' is not host:port or "
-	    "unix:/path", addr);
-	return -1;
 }
 
 struct store *

@@ -1,0 +1,128 @@
+/* check_keys.c: every Redis key name, built in one place. */
+#include <string.h>
+
+#include "keys.h"
+#include "unit.h"
+
+START_TEST(test_queue_keys)
+{
+	struct queue_keys k;
+
+	ck_assert_int_eq(keys_queue(&k, "wr", "concert"), 0);
+	ck_assert_str_eq(k.config, "wr:{concert}:config");
+	ck_assert_str_eq(k.seq, "wr:{concert}:seq");
+	ck_assert_str_eq(k.waiting, "wr:{concert}:waiting");
+	ck_assert_str_eq(k.active, "wr:{concert}:active");
+	ck_assert_str_eq(k.seen, "wr:{concert}:seen");
+	ck_assert_str_eq(k.stats, "wr:{concert}:stats");
+	ck_assert_str_eq(k.tick, "wr:{concert}:tick");
+	ck_assert_str_eq(k.events, "wr:{concert}:events");
+	ck_assert_int_eq(keys_queue(&k, "shop.wr-1", "Q_2"), 0);
+	ck_assert_str_eq(k.waiting, "shop.wr-1:{Q_2}:waiting");
+}
+END_TEST
+
+START_TEST(test_queue_keys_longest)
+{
+	/* the longest prefix and queue fit */
+	const char *prefix = "pppppppppppppppppppppppppppppppp";
+	const char *queue = "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
+	    "qqqqqqqqq";
+	struct queue_keys k;
+
+	ck_assert_uint_eq(strlen(prefix), 32);
+	ck_assert_uint_eq(strlen(queue), 64);
+	ck_assert_int_eq(keys_queue(&k, prefix, queue), 0);
+	ck_assert_uint_eq(strlen(k.waiting), 32 + 2 + 64 + 2 + 7);
+	ck_assert_str_eq(k.waiting + 32 + 2 + 64 + 2, "waiting");
+	ck_assert_str_eq(k.events + 32 + 2 + 64 + 2, "events");
+}
+END_TEST
+
+START_TEST(test_queue_keys_bad)
+{
+	struct queue_keys k;
+
+	ck_assert_int_eq(keys_queue(&k, "", "concert"), -1);
+	ck_assert_int_eq(keys_queue(&k, "w:r", "concert"), -1);
+	ck_assert_int_eq(keys_queue(&k, "w{r}", "concert"), -1);
+	ck_assert_int_eq(keys_queue(&k, "ppppppppppppppppppppppppppppppppp",
+	    "concert"), -1);
+	ck_assert_int_eq(keys_queue(&k, "wr", ""), -1);
+	ck_assert_int_eq(keys_queue(&k, "wr", "bad!id"), -1);
+	ck_assert_int_eq(keys_queue(&k, "wr", "a}b"), -1);
+	ck_assert_int_eq(keys_queue(&k, "wr", "a:b"), -1);
+}
+END_TEST
+
+START_TEST(test_valid_prefix)
+{
+	ck_assert_int_eq(keys_valid_prefix("wr"), 1);
+	ck_assert_int_eq(keys_valid_prefix("A.b_c-9"), 1);
+	ck_assert_int_eq(keys_valid_prefix("pppppppppppppppppppppppppppppppp"),
+	    1);
+	ck_assert_int_eq(keys_valid_prefix("ppppppppppppppppppppppppppppppppp"),
+	    0);
+	ck_assert_int_eq(keys_valid_prefix(""), 0);
+	ck_assert_int_eq(keys_valid_prefix("w r"), 0);
+	ck_assert_int_eq(keys_valid_prefix("w:r"), 0);
+}
+END_TEST
+
+START_TEST(test_user_key)
+{
+	const char *want = "wr:{concert}:user:u-1";
+	char buf[KEYS_USER_MAX];
+	size_t n = strlen(want);
+
+	ck_assert_int_ge(keys_user(buf, sizeof buf, "wr", "concert", "u-1"),
+	    0);
+	ck_assert_str_eq(buf, want);
+	/* exactly big enough, then one byte short */
+	ck_assert_int_ge(keys_user(buf, n + 1, "wr", "concert", "u-1"), 0);
+	ck_assert_str_eq(buf, want);
+	ck_assert_int_eq(keys_user(buf, n, "wr", "concert", "u-1"), -1);
+	ck_assert_int_eq(keys_user(buf, 4, "wr", "concert", "u-1"), -1);
+	/* a user of 128 three-byte characters fits KEYS_USER_MAX */
+	{
+		char user[3 * 128 + 1] = "";
+
+		for (int i = 0; i < 128; i++)
+			strcat(user, "\xed\x95\x9c");
+		ck_assert_int_ge(keys_user(buf, sizeof buf, "wr", "concert",
+		    user), 0);
+		ck_assert_str_eq(buf + strlen("wr:{concert}:user:"), user);
+	}
+}
+END_TEST
+
+/* KEYS_USER_MAX holds the key of any valid prefix, queue and user. */
+START_TEST(test_user_key_longest)
+{
+	const char *prefix = "pppppppppppppppppppppppppppppppp";
+	const char *queue = "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
+	    "qqqqqqqqq";
+	char buf[KEYS_USER_MAX], user[4 * 128 + 1] = "";
+
+	for (int i = 0; i < 128; i++)
+		strcat(user, "\xf0\x9f\x98\x80");	/* U+1F600 */
+	ck_assert_int_ge(keys_user(buf, sizeof buf, prefix, queue, user), 0);
+	ck_assert_uint_eq(strlen(buf), 32 + 2 + 64 + 2 + 5 + 4 * 128);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("keys");
+	TCase *tc = tcase_create("keys");
+
+	tcase_add_test(tc, test_queue_keys);
+	tcase_add_test(tc, test_queue_keys_longest);
+	tcase_add_test(tc, test_queue_keys_bad);
+	tcase_add_test(tc, test_valid_prefix);
+	tcase_add_test(tc, test_user_key);
+	tcase_add_test(tc, test_user_key_longest);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}

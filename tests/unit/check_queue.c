@@ -1,0 +1,150 @@
+/* check_queue.c: estimated waits, with the clock injected. */
+#include "conf.h"
+#include "queue.h"
+#include "unit.h"
+
+#define T0 1763800000000LL	/* a Redis TIME in ms */
+
+/* Rate mode: batch 10 every 10 s, last admission at T0. */
+static struct queue_facts
+rate(long long since_ms)
+{
+	struct queue_facts f = {
+		.mode = MODE_RATE, .state = STATE_OPEN, .batch = 10,
+		.interval = 10, .max_active = 1000, .active_ttl = 300,
+		.now_ms = T0 + since_ms, .last_tick_ms = T0, .rate = 0,
+	};
+
+	return f;
+}
+
+/* Capacity mode: 100 active at once for 300 s each. */
+static struct queue_facts
+capacity(double per_second)
+{
+	struct queue_facts f = {
+		.mode = MODE_CAPACITY, .state = STATE_OPEN, .batch = 10,
+		.interval = 10, .max_active = 100, .active_ttl = 300,
+		.now_ms = T0, .last_tick_ms = T0 - 1000, .rate = per_second,
+	};
+
+	return f;
+}
+
+START_TEST(test_rate_just_after_tick)
+{
+	struct queue_facts f = rate(0);
+
+	ck_assert_int_eq(queue_eta(&f, 1), 10);
+	ck_assert_int_eq(queue_eta(&f, 10), 10);
+	ck_assert_int_eq(queue_eta(&f, 11), 20);
+	ck_assert_int_eq(queue_eta(&f, 25), 30);
+	ck_assert_int_eq(queue_eta(&f, 1000), 1000);
+}
+END_TEST
+
+START_TEST(test_rate_since_tick)
+{
+	struct queue_facts f = rate(9000);	/* interval - 1 s */
+
+	ck_assert_int_eq(queue_eta(&f, 1), 1);
+	ck_assert_int_eq(queue_eta(&f, 11), 11);
+	f = rate(2000);
+	ck_assert_int_eq(queue_eta(&f, 25), 28);
+	f = rate(5000);
+	ck_assert_int_eq(queue_eta(&f, 10), 5);
+}
+END_TEST
+
+START_TEST(test_rate_never_negative)
+{
+	struct queue_facts f = rate(10000);
+
+	ck_assert_int_eq(queue_eta(&f, 1), 0);
+	f = rate(60000);	/* the tick is late */
+	ck_assert_int_eq(queue_eta(&f, 1), 0);
+	ck_assert_int_eq(queue_eta(&f, 11), 0);
+}
+END_TEST
+
+START_TEST(test_rate_never_ticked)
+{
+	struct queue_facts f = rate(0);
+
+	f.last_tick_ms = 0;
+	ck_assert_int_eq(queue_eta(&f, 1), 10);
+	ck_assert_int_eq(queue_eta(&f, 25), 30);
+	ck_assert_int_eq(queue_eta(&f, 100), 100);
+}
+END_TEST
+
+START_TEST(test_rate_other_figures)
+{
+	struct queue_facts f = rate(3000);
+
+	f.batch = 1400;
+	f.interval = 10;
+	ck_assert_int_eq(queue_eta(&f, 1400), 7);
+	ck_assert_int_eq(queue_eta(&f, 1401), 17);
+	f.batch = 1;
+	f.interval = 60;
+	ck_assert_int_eq(queue_eta(&f, 3), 177);
+}
+END_TEST
+
+START_TEST(test_paused)
+{
+	struct queue_facts f = rate(0);
+
+	f.state = STATE_PAUSED;
+	ck_assert_int_eq(queue_eta(&f, 1), -1);
+	ck_assert_int_eq(queue_eta(&f, 500), -1);
+	f = capacity(2.0);
+	f.state = STATE_PAUSED;
+	ck_assert_int_eq(queue_eta(&f, 1), -1);
+}
+END_TEST
+
+START_TEST(test_capacity_rate)
+{
+	struct queue_facts f = capacity(2.0);
+
+	ck_assert_int_eq(queue_eta(&f, 1), 1);
+	ck_assert_int_eq(queue_eta(&f, 4), 2);
+	ck_assert_int_eq(queue_eta(&f, 5), 3);
+	f = capacity(0.5);
+	ck_assert_int_eq(queue_eta(&f, 3), 6);
+	f = capacity(0.3);
+	ck_assert_int_eq(queue_eta(&f, 1), 4);
+}
+END_TEST
+
+START_TEST(test_capacity_no_rate)
+{
+	struct queue_facts f = capacity(0);
+
+	ck_assert_int_eq(queue_eta(&f, 1), 300);
+	ck_assert_int_eq(queue_eta(&f, 100), 300);
+	ck_assert_int_eq(queue_eta(&f, 101), 600);
+	ck_assert_int_eq(queue_eta(&f, 150), 600);
+	ck_assert_int_eq(queue_eta(&f, 1000), 3000);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("queue");
+	TCase *tc = tcase_create("eta");
+
+	tcase_add_test(tc, test_rate_just_after_tick);
+	tcase_add_test(tc, test_rate_since_tick);
+	tcase_add_test(tc, test_rate_never_negative);
+	tcase_add_test(tc, test_rate_never_ticked);
+	tcase_add_test(tc, test_rate_other_figures);
+	tcase_add_test(tc, test_paused);
+	tcase_add_test(tc, test_capacity_rate);
+	tcase_add_test(tc, test_capacity_no_rate);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}

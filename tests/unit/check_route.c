@@ -1,0 +1,153 @@
+/* check_route.c: which endpoint a method and path name. */
+#include <string.h>
+
+#include "route.h"
+#include "unit.h"
+
+#define T "0b7c5f4e-3d2a-4c1b-9a8f-7e6d5c4b3a21"
+
+static struct route_match m;
+
+START_TEST(test_health)
+{
+	ck_assert_int_eq(route_match(RM_GET, "/healthz", &m), ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_HEALTHZ);
+	ck_assert_int_eq(route_match(RM_GET, "/readyz", &m), ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_READYZ);
+}
+END_TEST
+
+START_TEST(test_queue)
+{
+	ck_assert_int_eq(route_match(RM_GET, "/v1/queues/concert", &m),
+	    ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_QUEUE);
+	ck_assert_int_eq(m.method, RM_GET);
+	ck_assert_str_eq(m.queue, "concert");
+}
+END_TEST
+
+START_TEST(test_tokens)
+{
+	ck_assert_int_eq(route_match(RM_POST, "/v1/queues/q/tokens", &m),
+	    ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_TOKENS);
+	ck_assert_int_eq(m.method, RM_POST);
+	ck_assert_str_eq(m.queue, "q");
+}
+END_TEST
+
+START_TEST(test_token)
+{
+	ck_assert_int_eq(route_match(RM_GET, "/v1/queues/q/tokens/" T, &m),
+	    ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_TOKEN);
+	ck_assert_str_eq(m.queue, "q");
+	ck_assert_str_eq(m.token, T);
+	ck_assert_int_eq(route_match(RM_DELETE, "/v1/queues/q/tokens/" T, &m),
+	    ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_TOKEN);
+	ck_assert_int_eq(m.method, RM_DELETE);
+	ck_assert_str_eq(m.token, T);
+}
+END_TEST
+
+START_TEST(test_events)
+{
+	ck_assert_int_eq(route_match(RM_GET,
+	    "/v1/queues/A_b-9/tokens/" T "/events", &m), ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_EVENTS);
+	ck_assert_str_eq(m.queue, "A_b-9");
+	ck_assert_str_eq(m.token, T);
+}
+END_TEST
+
+static const char *const not_found[] = {
+	"/", "", "/v1", "/v1/", "/v1/queues", "/v1/queues/",
+	"/v1/queues/q/", "/v1/queues/q/x", "/v1/queues/q/tokens/",
+	"/v1/queues/q/tokens/" T "/", "/v1/queues/q/tokens/" T "/x",
+	"/v1/queues/q/tokens/" T "/events/", "/v1/queues/q/tokens/" T
+	"/events/x", "/healthz/", "/healthzx", "/readyz/x", "/v2/queues/q",
+	"/V1/queues/q", "//healthz", "/v1//queues/q", "healthz",
+	"/v1/queues/q/tokensx",
+};
+
+START_TEST(test_not_found)
+{
+	ck_assert_msg(route_match(RM_GET, not_found[_i], &m) ==
+	    ROUTE_NOT_FOUND, "GET '%s' is not 404", not_found[_i]);
+}
+END_TEST
+
+START_TEST(test_bad_method)
+{
+	ck_assert_int_eq(route_match(RM_GET, "/v1/queues/q/tokens", &m),
+	    ROUTE_BAD_METHOD);
+	ck_assert_str_eq(m.allow, "POST");
+	ck_assert_int_eq(route_match(RM_PUT, "/v1/queues/q/tokens/" T, &m),
+	    ROUTE_BAD_METHOD);
+	ck_assert_str_eq(m.allow, "GET, DELETE");
+	ck_assert_int_eq(route_match(RM_POST, "/v1/queues/q/tokens/" T, &m),
+	    ROUTE_BAD_METHOD);
+	ck_assert_str_eq(m.allow, "GET, DELETE");
+	ck_assert_int_eq(route_match(RM_DELETE, "/v1/queues/q/tokens/" T
+	    "/events", &m), ROUTE_BAD_METHOD);
+	ck_assert_int_eq(route_match(RM_POST, "/v1/queues/q", &m),
+	    ROUTE_BAD_METHOD);
+	ck_assert_int_eq(route_match(RM_POST, "/healthz", &m),
+	    ROUTE_BAD_METHOD);
+	ck_assert_int_eq(route_match(RM_OTHER, "/v1/queues/q/tokens", &m),
+	    ROUTE_BAD_METHOD);
+	ck_assert_str_eq(m.allow, "POST");
+}
+END_TEST
+
+START_TEST(test_bad_queue)
+{
+	ck_assert_int_eq(route_match(RM_GET, "/v1/queues/bad!id", &m),
+	    ROUTE_BAD_QUEUE);
+	ck_assert_int_eq(route_match(RM_POST, "/v1/queues/a.b/tokens", &m),
+	    ROUTE_BAD_QUEUE);
+	/* 65 characters: one too many */
+	ck_assert_int_eq(route_match(RM_GET, "/v1/queues/aaaaaaaaaaaaaaaaaaaa"
+	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", &m),
+	    ROUTE_BAD_QUEUE);
+	/* 64 are fine */
+	ck_assert_int_eq(route_match(RM_GET, "/v1/queues/aaaaaaaaaaaaaaaaaaaa"
+	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", &m), ROUTE_OK);
+	ck_assert_uint_eq(strlen(m.queue), 64);
+}
+END_TEST
+
+START_TEST(test_bad_token)
+{
+	ck_assert_int_eq(route_match(RM_GET, "/v1/queues/q/tokens/not-a-uuid",
+	    &m), ROUTE_BAD_TOKEN);
+	ck_assert_int_eq(route_match(RM_GET, "/v1/queues/q/tokens/"
+	    "0B7C5F4E-3D2A-4C1B-9A8F-7E6D5C4B3A21", &m), ROUTE_BAD_TOKEN);
+	ck_assert_int_eq(route_match(RM_GET, "/v1/queues/q/tokens/"
+	    "0b7c5f4e-3d2a-4c1b-9a8f-7e6d5c4b3a21ff", &m), ROUTE_BAD_TOKEN);
+	ck_assert_int_eq(route_match(RM_GET, "/v1/queues/q/tokens/"
+	    "not-a-uuid/events", &m), ROUTE_BAD_TOKEN);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("route");
+	TCase *tc = tcase_create("route");
+
+	tcase_add_test(tc, test_health);
+	tcase_add_test(tc, test_queue);
+	tcase_add_test(tc, test_tokens);
+	tcase_add_test(tc, test_token);
+	tcase_add_test(tc, test_events);
+	tcase_add_loop_test(tc, test_not_found, 0,
+	    (int)(sizeof not_found / sizeof not_found[0]));
+	tcase_add_test(tc, test_bad_method);
+	tcase_add_test(tc, test_bad_queue);
+	tcase_add_test(tc, test_bad_token);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}
