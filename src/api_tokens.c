@@ -167,7 +167,7 @@ void
 api_token(struct app *app, struct evhttp_request *req,
     const struct route_match *m)
 {
-	const char *argv[API_QUEUE_KEYS + 1];
+	const char *argv[API_QUEUE_KEYS + 2];
 	struct queue_keys k;
 	struct api_call *c;
 
@@ -178,6 +178,8 @@ api_token(struct app *app, struct evhttp_request *req,
 	strcpy(c->token, m->token);
 	api_queue_argv(app, m->queue, &k, argv);
 	argv[API_QUEUE_KEYS] = c->token;
+	argv[API_QUEUE_KEYS + 1] = k.events;	/* leave: a slot may refill */
 	api_call_run(c, m->method == RM_DELETE ? LUA_LEAVE : LUA_STATUS,
-	    API_QUEUE_KEYS, API_QUEUE_KEYS + 1, argv);
+	    API_QUEUE_KEYS, API_QUEUE_KEYS + (m->method == RM_DELETE ? 2 : 1),
+	    argv);
 }

@@ -7,12 +7,14 @@
 struct conf;
 struct store;
 struct http;
+struct admission;
 
 struct app {
 	struct event_base *base;
 	struct conf *conf;
 	struct store *store;
 	struct http *http;
+	struct admission *admission;
 };
 
 #endif

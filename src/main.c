@@ -13,6 +13,7 @@
 
 #include <event2/event.h>
 
+#include "admission.h"
 #include "app.h"
 #include "api.h"
 #include "conf.h"
@@ -118,18 +119,22 @@ load_conf(struct conf *c, const struct opts *o)
 
 struct field_args {
 	const char *argv[64];
-	int argc;
+	char *copies[32];	/* values are borrowed only during the call */
+	int argc, ncopies;
 };
 
 static void
 add_field(const char *key, const char *value, void *arg)
 {
 	struct field_args *a = arg;
+	char *copy;
 
-	if (a->argc + 2 <= (int)(sizeof a->argv / sizeof a->argv[0])) {
-		a->argv[a->argc++] = key;
-		a->argv[a->argc++] = value;
-	}
+	if (a->argc + 2 > (int)(sizeof a->argv / sizeof a->argv[0]) ||
+	    (copy = strdup(value)) == NULL)
+		return;
+	a->copies[a->ncopies++] = copy;
+	a->argv[a->argc++] = key;
+	a->argv[a->argc++] = copy;
 }
 
 static void
@@ -151,7 +156,7 @@ on_store_ready(int first, void *arg)
 	struct conf *c = app->conf;
 
 	for (size_t i = 0; i < c->nqueues; i++) {
-		struct field_args a = { { NULL }, 0 };
+		struct field_args a = { { NULL }, { NULL }, 0, 0 };
 		struct queue_keys k;
 
 		keys_queue(&k, c->key_prefix, c->queues[i].name);
@@ -160,6 +165,8 @@ on_store_ready(int first, void *arg)
 		conf_queue_fields(&c->queues[i], add_field, &a);
 		store_eval(app->store, LUA_CONFIG_INIT, 1, a.argc, a.argv,
 		    NULL, queue_written, NULL);
+		for (int j = 0; j < a.ncopies; j++)
+			free(a.copies[j]);
 	}
 }
 
@@ -207,6 +214,10 @@ serve(struct app *app, const struct opts *o)
 		goto done;
 	}
 	store_on_ready(app->store, on_store_ready, app);
+	if ((app->admission = admission_new(app)) == NULL) {
+		log_error("event=startup_failed error=\"out of memory\"");
+		goto done;
+	}
 	for (int i = 0; i < 3; i++) {
 		sigs[i] = evsignal_new(app->base, signums[i], on_signal, app);
 		if (sigs[i] == NULL || event_add(sigs[i], NULL) == -1)
@@ -228,6 +239,7 @@ done:
 			event_free(sigs[i]);
 	http_free(app->http);
 	store_free(app->store);
+	admission_free(app->admission);
 	return rc;
 }
 

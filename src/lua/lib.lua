@@ -58,3 +58,38 @@ local function locate(token, now, c)
   end
   return nil
 end
+
+-- Move up to n of the first waiters into active sessions ending
+-- active_ttl from now, and announce them on the events channel as
+--   "entered <expiry_ms> <token> <token>..."
+-- so every instance can tell its streams at once. Returns how many moved.
+local function admit(n, now, c, channel)
+  if n <= 0 then
+    return 0
+  end
+  local popped = redis.call('ZPOPMIN', KEYS[3], n)
+  local expiry = now + (tonumber(c.active_ttl) or 300) * 1000
+  local tokens = {}
+  for i = 1, #popped, 2 do
+    local token = popped[i]
+    redis.call('ZADD', KEYS[4], expiry, token)
+    redis.call('ZREM', KEYS[5], token)
+    tokens[#tokens + 1] = token
+  end
+  if #tokens > 0 then
+    redis.call('HINCRBY', KEYS[6], 'admitted', #tokens)
+    redis.call('HINCRBY', KEYS[6], 'rate_n', #tokens)
+    redis.call('PUBLISH', channel,
+      'entered ' .. expiry .. ' ' .. table.concat(tokens, ' '))
+  end
+  return #tokens
+end
+
+-- Free slots of a capacity queue, never more than cap.
+local function free_slots(now, c, cap)
+  local free = (tonumber(c.max_active) or 0) - active_count(now)
+  if free > cap then
+    return cap
+  end
+  return free
+end

@@ -1,0 +1,92 @@
+-- tick.lua: one admission tick of a queue, run by every instance. It
+-- (1) ends sessions whose time is up, (2) drops waiters not seen for
+-- waiting_ttl, (3) admits the next waiters in FIFO order, (4) keeps the
+-- counters and the measured admission rate, (5) publishes the admitted.
+-- Work per call is capped; what is left is done on the next tick.
+-- KEYS: see lib.lua
+-- ARGV[1] events channel
+-- ARGV[2] most tokens moved or swept per kind in one call
+-- Reply: { expired, abandoned, admitted, waiting } or { 'no_queue' }
+local c = load_conf(KEYS[1])
+if not c then
+  return { 'no_queue' }
+end
+local channel, cap = ARGV[1], tonumber(ARGV[2])
+local now = now_ms()
+
+-- (1) sessions that ended; the active set is scored by expiry
+local ended = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now,
+  'LIMIT', 0, cap)
+if #ended > 0 then
+  redis.call('ZREM', KEYS[4], unpack(ended))
+  redis.call('HINCRBY', KEYS[6], 'expired', #ended)
+end
+
+-- (2) waiters whose client has gone quiet
+local ttl = (tonumber(c.waiting_ttl) or 120) * 1000
+local quiet = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now - ttl,
+  'LIMIT', 0, cap)
+if #quiet > 0 then
+  redis.call('ZREM', KEYS[3], unpack(quiet))
+  redis.call('ZREM', KEYS[5], unpack(quiet))
+  redis.call('HINCRBY', KEYS[6], 'abandoned', #quiet)
+end
+
+-- (3) admissions
+local admitted = 0
+if c.state ~= 'paused' then
+  if c.mode == 'capacity' then
+    admitted = admit(free_slots(now, c, cap), now, c, channel)
+  else
+    -- The tick key makes the rate global: one batch per interval, however
+    -- many instances run. A batch larger than cap is owed to next calls.
+    local interval = (tonumber(c.interval) or 10) * 1000
+    local last = tonumber(redis.call('GET', KEYS[7]) or '0')
+    local owed = tonumber(redis.call('HGET', KEYS[6], 'owed') or '0')
+    if last == 0 or now - last >= interval then
+      owed = tonumber(c.batch) or 0
+      -- keep the cadence, unless the queue sat idle for long
+      if last > 0 and now - last < 2 * interval then
+        now = last + interval
+      end
+      redis.call('SET', KEYS[7], now)
+    end
+    if owed > 0 then
+      local n = owed
+      if n > cap then
+        n = cap
+      end
+      admitted = admit(n, now_ms(), c, channel)
+      if admitted < n then
+        owed = 0	-- the line ran out: a batch is not saved up
+      else
+        owed = owed - admitted
+      end
+      redis.call('HSET', KEYS[6], 'owed', owed)
+    end
+  end
+end
+
+-- (4) the admission rate, an exponentially weighted moving average over
+-- windows of at least 5 s in which someone was waiting, so an empty line
+-- does not read as a slow one.
+local waiting = redis.call('ZCARD', KEYS[3])
+local st = redis.call('HMGET', KEYS[6], 'rate', 'rate_at', 'rate_n')
+local rate, at, n = tonumber(st[1]) or 0, tonumber(st[2]), tonumber(st[3]) or 0
+local t = now_ms()
+if not at then
+  redis.call('HSET', KEYS[6], 'rate_at', t, 'rate_n', 0)
+elseif t - at >= 5000 then
+  if waiting > 0 or admitted > 0 then
+    local inst = n / ((t - at) / 1000)
+    local alpha = 1 - math.exp(-(t - at) / 60000)
+    if rate == 0 then
+      rate = inst
+    else
+      rate = alpha * inst + (1 - alpha) * rate
+    end
+    redis.call('HSET', KEYS[6], 'rate', tostring(rate))
+  end
+  redis.call('HSET', KEYS[6], 'rate_at', t, 'rate_n', 0)
+end
+return { #ended, #quiet, admitted, waiting }
