@@ -74,8 +74,8 @@ facts_parse(const redisReply *r, struct facts *f)
 	if (r->type != REDIS_REPLY_ARRAY || r->elements < 1 ||
 	    elem_str(r, F_RESULT, f->result, sizeof f->result) == -1)
 		return -1;
-	if (r->elements == 1)
-		return 0;
+	if (r->elements < F_COUNT)
+		return 0;	/* { 'gone' }, { 'left', 'active' }... */
 	if (r->elements != F_COUNT ||
 	    elem_str(r, F_TOKEN, f->token, sizeof f->token) == -1 ||
 	    elem_str(r, F_STATUS, f->status, sizeof f->status) == -1 ||

@@ -23,8 +23,9 @@ struct facts {
 };
 
 /*
- * Read r into f. A reply of one element (e.g. { "gone" }) fills only
- * f->result. Returns -1 when r is not shaped as lib.lua promises.
+ * Read r into f. A shorter reply (e.g. { "gone" }, { "left", "active" })
+ * fills only f->result. Returns -1 when r is not shaped as lib.lua
+ * promises.
  */
 int facts_parse(const redisReply *r, struct facts *f);
 

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016 # jq programs and wait_until's code are quoted
+#
+# admission.sh: the line moves as configured. FIFO: 500 joins are admitted
+# in exactly their order. Rate: three instances on one Redis admit one
+# batch per interval between them, never N batches, and nobody twice.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# write_conf STATE: the two queues of this file, in STATE.
+write_conf() {
+	cat >"$WR_TMP/adm.conf" <<EOF2
+[queue fifo]
+mode        = rate
+batch       = 100
+interval    = 1
+waiting_ttl = 600
+state       = $1
+redirect    = https://shop.example/fifo
+
+[queue multi]
+mode        = rate
+batch       = 5
+interval    = 1
+waiting_ttl = 600
+state       = $1
+EOF2
+}
+
+# join_many Q N: N joins in order on one connection; tokens to $WR_TMP/Q.joined
+join_many() {
+	local urls=() i
+	for ((i = 0; i < $2; i++)); do urls+=("$WR_BASE/v1/queues/$1/tokens"); done
+	curl -s --max-time 60 -X POST -w '\n' "${urls[@]}" |
+	    jq -r '.token' >"$WR_TMP/$1.joined"
+}
+
+# subscribe Q: record the queue's events channel into $WR_TMP/Q.events.
+subscribe() {
+	timeout 120 redis-cli -p "$REDIS_PORT" subscribe "wr:{$1}:events" \
+	    >"$WR_TMP/$1.events" 2>&1 &
+	WR_EXTRA_PIDS+=($!)
+	wait_until "[ \"\$(rcli pubsub numsub 'wr:{$1}:events' | tail -n 1)\" = 1 ]" 10 ||
+	    bail "subscribe to the events channel of $1"
+}
+
+# announced Q: the tokens published as admitted, in order of publication.
+announced() {
+	awk '$1 == "entered" { for (i = 3; i <= NF; i++) print $i }' \
+	    "$WR_TMP/$1.events"
+}
+
+stat_of() {
+	local v
+	v=$(rcli hget "wr:{$1}:stats" "$2")
+	echo "${v:-0}"
+}
+
+# start_more: one more waitroomd instance on the same Redis and config.
+start_more() {
+	local pf=$WR_TMP/more.$1.port
+	"$WAITROOMD" --config "$WR_TMP/adm.conf" --listen 127.0.0.1:0 \
+	    --redis "127.0.0.1:$REDIS_PORT" --port-file "$pf" \
+	    --log-level info >>"$WR_TMP/waitroomd-$1.log" 2>&1 </dev/null &
+	WR_EXTRA_PIDS+=($!)
+	wait_until "[ -s '$pf' ]" "$WR_START_DEADLINE" ||
+	    bail "instance $1 starts" "$(wr_tail "$WR_TMP/waitroomd-$1.log")"
+}
+
+start_redis
+write_conf paused
+start_waitroomd "$WR_TMP/adm.conf"
+wait_ready || bail "the daemon is ready" "$(wr_last)"
+
+join_many fifo 500
+join_many multi 200
+check_eq "$(sort -u "$WR_TMP/fifo.joined" | grep -c .)" 500 "500 joins give 500 tokens"
+check_waiting fifo 500 "a paused queue keeps all 500 waiting"
+
+# ---- FIFO: open the gates -------------------------------------------------
+
+stop_waitroomd
+subscribe fifo
+subscribe multi
+write_conf open
+start_waitroomd "$WR_TMP/adm.conf"
+start_more 2
+start_more 3
+
+t0='' a0=''
+if wait_until '[ "$(stat_of multi admitted)" -gt 0 ]' 10; then
+	t0=$(now_ms) a0=$(stat_of multi admitted)
+	pass "three instances start admitting the rate queue"
+else
+	fail "three instances start admitting the rate queue"
+fi
+
+check "all 500 of fifo are admitted within 15 s" \
+    wait_until '[ "$(stat_of fifo admitted)" = 500 ]' 15
+wait_until '[ "$(announced fifo | grep -c .)" -ge 500 ]' 5
+check_eq "$(announced fifo | grep -c .)" 500 "500 admissions of fifo are announced"
+if diff -q "$WR_TMP/fifo.joined" <(announced fifo) >/dev/null; then
+	pass "fifo: admitted in exactly the order of joining"
+else
+	fail "fifo: admitted in exactly the order of joining" \
+	    "$(diff "$WR_TMP/fifo.joined" <(announced fifo) | head -n 10)"
+fi
+
+first=$(head -n 1 "$WR_TMP/fifo.joined")
+http GET "/v1/queues/fifo/tokens/$first"
+check_jq '.status == "active" and (.active_until | type == "number") and
+    .redirect == "https://shop.example/fifo" and (has("position") | not)' \
+    "an admitted token: status active, active_until, redirect, no position"
+check_waiting fifo 0 "fifo's line is empty"
+
+# ---- rate: one batch per interval across three instances -------------------
+
+if [ -n "$t0" ]; then
+	# A measurement over time: wait out 10 s from the first admission.
+	wait_until "[ \$(now_ms) -ge $((t0 + 10000)) ]" 12
+	a1=$(stat_of multi admitted)
+	got=$((a1 - a0))
+	if [ "$got" -ge 45 ] && [ "$got" -le 55 ]; then
+		pass "three instances admit 50 +- 5 in 10 s at batch 5 / 1 s (got $got)"
+	else
+		fail "three instances admit 50 +- 5 in 10 s at batch 5 / 1 s" "got $got"
+	fi
+fi
+adm=$(stat_of multi admitted)
+wait_until "[ \$(announced multi | grep -c .) -ge $adm ]" 5
+check_eq "$(announced multi | sort | uniq -d | grep -c .)" 0 \
+    "no token of the rate queue is announced twice"
+n=$(announced multi | grep -c .)
+if [ "$n" -ge "$adm" ] && diff -q <(head -n "$n" "$WR_TMP/multi.joined") \
+    <(announced multi) >/dev/null; then
+	pass "the rate queue admits in join order ($n so far)"
+else
+	fail "the rate queue admits in join order" "announced $n, admitted $adm"
+fi
+# One script reads both sets at one instant, between two ticks.
+both=$(rcli eval "return redis.call('zcard', KEYS[1]) +
+    redis.call('zcard', KEYS[2])" 2 "wr:{multi}:active" "wr:{multi}:waiting")
+check_eq "$both" 200 "admitted + waiting = 200: nobody lost or doubled"
