@@ -23,6 +23,8 @@ api_call_done(const struct store_result *res, void *arg)
 {
 	struct api_call *c = arg;
 
+	if (res->status != STORE_OK && c->fail)
+		c->fail(c);
 	switch (res->status) {
 	case STORE_OK:
 		c->done(c, res->reply);
@@ -45,6 +47,8 @@ api_call_run(struct api_call *c, enum lua_script_id script, int nkeys,
 {
 	if (store_eval(c->app->store, script, nkeys, argc, argv, NULL,
 	    api_call_done, c) == -1) {
+		if (c->fail)
+			c->fail(c);
 		http_send_unavailable(c->req);
 		free(c);
 	}

@@ -21,6 +21,7 @@ typedef void api_handler(struct app *app, struct evhttp_request *req,
 api_handler api_healthz, api_readyz;
 api_handler api_join, api_token;
 api_handler api_summary;
+api_handler api_events;
 
 /* One Redis round trip on behalf of a request. */
 struct api_call {
@@ -29,6 +30,8 @@ struct api_call {
 	char queue[CONF_QUEUE_ID_MAX + 1];
 	char token[37];
 	void (*done)(struct api_call *c, const redisReply *r);
+	/* Optional: runs instead of done when Redis did not answer. */
+	void (*fail)(struct api_call *c);
 };
 
 /* The queue's keys in lib.lua's order, into argv[0..API_QUEUE_KEYS-1]. */

@@ -8,6 +8,7 @@ struct conf;
 struct store;
 struct http;
 struct admission;
+struct broadcast;
 
 struct app {
 	struct event_base *base;
@@ -15,6 +16,7 @@ struct app {
 	struct store *store;
 	struct http *http;
 	struct admission *admission;
+	struct broadcast *broadcast;
 };
 
 #endif

@@ -46,6 +46,8 @@ struct conf {
 	long join_rate_per_ip;
 	char *trusted_proxies;
 	long max_body;		/* bytes accepted in a public request body */
+	long keepalive_interval; /* seconds of silence before ": keepalive" */
+	long stream_buffer;	/* most unsent bytes a stream may hold */
 	struct queue_conf *queues;
 	size_t nqueues;
 };

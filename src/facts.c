@@ -76,7 +76,7 @@ facts_parse(const redisReply *r, struct facts *f)
 		return -1;
 	if (r->elements < F_COUNT)
 		return 0;	/* { 'gone' }, { 'left', 'active' }... */
-	if (r->elements != F_COUNT ||
+	if (r->elements < F_COUNT ||
 	    elem_str(r, F_TOKEN, f->token, sizeof f->token) == -1 ||
 	    elem_str(r, F_STATUS, f->status, sizeof f->status) == -1 ||
 	    elem_str(r, F_REDIRECT, f->redirect, sizeof f->redirect) == -1 ||

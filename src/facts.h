@@ -25,7 +25,7 @@ struct facts {
 /*
  * Read r into f. A shorter reply (e.g. { "gone" }, { "left", "active" })
  * fills only f->result. Returns -1 when r is not shaped as lib.lua
- * promises.
+ * promises. Elements past the facts (ranks.lua's) are left to the caller.
  */
 int facts_parse(const redisReply *r, struct facts *f);
 

@@ -13,6 +13,7 @@
 
 #include <event2/buffer.h>
 #include <event2/keyvalq_struct.h>
+#include <event2/listener.h>
 
 #include "api.h"
 #include "conf.h"
@@ -24,9 +25,13 @@
 #define HTTP_MAX_BODY 65536	/* hard cap; conf->max_body is the real one */
 #define HTTP_TIMEOUT_S 30
 
+#define HTTP_ACCEPT_PAUSE_MS 250	/* after accept fails (EMFILE...) */
+
 struct http {
 	struct app *app;
 	struct evhttp *evh;
+	struct evhttp_bound_socket *bs;
+	struct event *resume;
 	int port;
 };
 
@@ -36,6 +41,7 @@ static api_handler *const handlers[] = {
 	[ROUTE_QUEUE] = api_summary,
 	[ROUTE_TOKENS] = api_join,
 	[ROUTE_TOKEN] = api_token,
+	[ROUTE_EVENTS] = api_events,
 };
 
 static const char *
@@ -233,6 +239,45 @@ http_bound_port(struct evhttp_bound_socket *bs)
 	return ntohs(((struct sockaddr_in *)&ss)->sin_port);
 }
 
+/* The listener's error callback gets evhttp's argument, not ours. */
+static struct http *the_http;
+
+static void
+http_resume(evutil_socket_t fd, short what, void *arg)
+{
+	struct http *h = arg;
+
+	if (h->bs)
+		evconnlistener_enable(evhttp_bound_socket_get_listener(h->bs));
+}
+
+/*
+ * accept() failed, most likely out of descriptors: the listening socket
+ * stays readable, so pause it briefly rather than spin on it.
+ */
+static void
+http_accept_error(struct evconnlistener *l, void *arg)
+{
+	struct http *h = the_http;
+	struct timeval tv = { 0, HTTP_ACCEPT_PAUSE_MS * 1000 };
+
+	log_warn("event=accept_failed error=\"%s\" pause_ms=%d",
+	    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()),
+	    HTTP_ACCEPT_PAUSE_MS);
+	evconnlistener_disable(l);
+	if (h)
+		evtimer_add(h->resume, &tv);
+}
+
+void
+http_stop_accepting(struct http *h)
+{
+	if (h->bs == NULL)
+		return;
+	evhttp_del_accept_socket(h->evh, h->bs);
+	h->bs = NULL;
+}
+
 static void
 http_limits(struct evhttp *evh)
 {
@@ -274,7 +319,15 @@ http_new(struct app *app, char *err, size_t errlen)
 		    app->conf->listen);
 		goto fail;
 	}
+	h->bs = bs;
 	h->port = http_bound_port(bs);
+	if ((h->resume = evtimer_new(app->base, http_resume, h)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	the_http = h;
+	evconnlistener_set_error_cb(evhttp_bound_socket_get_listener(bs),
+	    http_accept_error);
 	return h;
 fail:
 	http_free(h);
@@ -288,6 +341,10 @@ http_free(struct http *h)
 		return;
 	if (h->evh)
 		evhttp_free(h->evh);
+	if (h->resume)
+		event_free(h->resume);
+	if (the_http == h)
+		the_http = NULL;
 	free(h);
 }
 

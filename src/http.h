@@ -20,6 +20,8 @@ struct http;
 /* Listen on app->conf->listen; port 0 picks a free port (see http_port). */
 struct http *http_new(struct app *app, char *err, size_t errlen);
 void http_free(struct http *h);
+/* Stop accepting connections (shutdown); those open are served on. */
+void http_stop_accepting(struct http *h);
 int http_port(const struct http *h);
 
 /* Send body (stolen) as JSON with code. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include "admission.h"
 #include "app.h"
 #include "api.h"
+#include "broadcast.h"
 #include "conf.h"
 #include "config.h"
 #include "http.h"
@@ -170,10 +172,19 @@ on_store_ready(int first, void *arg)
 	}
 }
 
+#define DRAIN_RETRY_MS 1000	/* streams come back this soon, elsewhere */
+#define DRAIN_FLUSH_MS 500	/* time for the last words to leave */
+
+/*
+ * Stop accepting, tell every stream to come back (to another instance,
+ * with the same token and place), end them, and leave the loop once the
+ * last words had time to leave.
+ */
 static void
 on_signal(evutil_socket_t sig, short what, void *arg)
 {
 	struct app *app = arg;
+	struct timeval tv = { 0, DRAIN_FLUSH_MS * 1000 };
 
 	if (sig == SIGHUP) {
 		log_warn("event=sighup msg=\"reload is not supported yet; "
@@ -181,7 +192,22 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 		return;
 	}
 	log_info("event=shutdown signal=%d", (int)sig);
-	event_base_loopexit(app->base, NULL);
+	http_stop_accepting(app->http);
+	broadcast_drain(app->broadcast, DRAIN_RETRY_MS);
+	event_base_loopexit(app->base, &tv);
+}
+
+/* As many descriptors as the hard limit allows: every stream holds one. */
+static void
+raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1 || rl.rlim_cur == rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
+		log_warn("event=rlimit_nofile error=\"%s\"", strerror(errno));
 }
 
 static int
@@ -209,6 +235,7 @@ serve(struct app *app, const struct opts *o)
 
 	if ((app->store = store_new(app->base, app->conf->redis, err,
 	    sizeof err)) == NULL || (app->http = http_new(app, err,
+	    sizeof err)) == NULL || (app->broadcast = broadcast_new(app, err,
 	    sizeof err)) == NULL) {
 		log_error("event=startup_failed error=\"%s\"", err);
 		goto done;
@@ -237,8 +264,10 @@ done:
 	for (int i = 0; i < 3; i++)
 		if (sigs[i])
 			event_free(sigs[i]);
-	http_free(app->http);
+	/* Answers every call still in flight, while requests can be answered. */
 	store_free(app->store);
+	broadcast_free(app->broadcast);
+	http_free(app->http);
 	admission_free(app->admission);
 	return rc;
 }
@@ -264,6 +293,7 @@ main(int argc, char **argv)
 	}
 	log_set_level(c.log_level);
 	signal(SIGPIPE, SIG_IGN);
+	raise_fd_limit();
 	srandom((unsigned)time(NULL) ^ (unsigned)getpid());
 	app.conf = &c;
 	if ((app.base = event_base_new()) == NULL) {

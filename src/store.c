@@ -64,6 +64,9 @@ struct store {
 	store_ready_cb *ready_cb;
 	void *ready_arg;
 	struct call *calls;	/* every call hiredis still holds */
+	char *pattern;		/* a subscriber: what it PSUBSCRIBEs */
+	store_message_cb *msg_cb;
+	void *msg_arg;
 };
 
 static void store_connect(struct store *s);
@@ -283,8 +286,8 @@ store_become_ready(struct store *s)
 	s->ready = 1;
 	s->ever_ready = 1;
 	s->backoff_ms = 0;
-	log_info("event=store_ready addr=%s%s%d", s->host, s->port ? ":" : "",
-	    s->port);
+	log_info("event=store_ready role=%s addr=%s%s%d", s->pattern ?
+	    "subscriber" : "commands", s->host, s->port ? ":" : "", s->port);
 	if (s->ready_cb)
 		s->ready_cb(first, s->ready_arg);
 }
@@ -384,6 +387,36 @@ store_lost(struct store *s)
 	store_schedule(s);
 }
 
+/* Every reply of a subscriber connection: the confirmation, then messages. */
+static void
+store_on_pmessage(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct store *s = priv;
+	redisReply *r = reply;
+
+	if (r == NULL || r->type != REDIS_REPLY_ARRAY || r->elements < 3 ||
+	    r->element[0]->type != REDIS_REPLY_STRING)
+		return;
+	if (strcmp(r->element[0]->str, "psubscribe") == 0) {
+		store_become_ready(s);
+		return;
+	}
+	if (strcmp(r->element[0]->str, "pmessage") != 0 || r->elements != 4 ||
+	    r->element[2]->type != REDIS_REPLY_STRING ||
+	    r->element[3]->type != REDIS_REPLY_STRING)
+		return;
+	s->msg_cb(r->element[2]->str, r->element[3]->str, r->element[3]->len,
+	    s->msg_arg);
+}
+
+static void
+store_subscribe(struct store *s)
+{
+	if (redisAsyncCommand(s->ac, store_on_pmessage, s, "PSUBSCRIBE %s",
+	    s->pattern) != REDIS_OK)
+		log_error("event=psubscribe_failed pattern=%s", s->pattern);
+}
+
 static void
 store_on_connect(const redisAsyncContext *ac, int status)
 {
@@ -396,7 +429,12 @@ store_on_connect(const redisAsyncContext *ac, int status)
 	}
 	evtimer_del(s->watchdog);
 	s->connected = 1;
-	log_info("event=redis_connected");
+	log_info("event=redis_connected role=%s", s->pattern ? "subscriber" :
+	    "commands");
+	if (s->pattern) {
+		store_subscribe(s);
+		return;
+	}
 	store_check_policy(s);
 	store_load_scripts(s);
 }
@@ -484,18 +522,22 @@ store_parse_addr(struct store *s, const char *addr, char *err, size_t errlen)
 	return 0;
 }
 
-struct store *
-store_new(struct event_base *base, const char *addr, char *err, size_t errlen)
+static struct store *
+store_open(struct event_base *base, const char *addr, const char *pattern,
+    store_message_cb *cb, void *arg, char *err, size_t errlen)
 {
 	struct store *s = calloc(1, sizeof *s);
 
-	if (s == NULL) {
+	if (s == NULL || (pattern && (s->pattern = strdup(pattern)) == NULL)) {
 		snprintf(err, errlen, "out of memory");
+		free(s);
 		return NULL;
 	}
 	s->base = base;
+	s->msg_cb = cb;
+	s->msg_arg = arg;
 	if (store_parse_addr(s, addr, err, errlen) == -1) {
-		free(s);
+		store_free(s);
 		return NULL;
 	}
 	s->retry = evtimer_new(base, store_retry, s);
@@ -507,6 +549,20 @@ store_new(struct event_base *base, const char *addr, char *err, size_t errlen)
 	}
 	store_connect(s);
 	return s;
+}
+
+struct store *
+store_new(struct event_base *base, const char *addr, char *err, size_t errlen)
+{
+	return store_open(base, addr, NULL, NULL, NULL, err, errlen);
+}
+
+struct store *
+store_new_subscriber(struct event_base *base, const char *addr,
+    const char *pattern, store_message_cb *cb, void *arg, char *err,
+    size_t errlen)
+{
+	return store_open(base, addr, pattern, cb, arg, err, errlen);
 }
 
 void
@@ -529,8 +585,10 @@ store_free(struct store *s)
 		event_free(s->retry);
 	if (s->watchdog)
 		event_free(s->watchdog);
+	free(s->pattern);
 	free(s);
 }
+
 
 int
 store_is_ready(const struct store *s)

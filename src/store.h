@@ -58,6 +58,19 @@ int store_eval(struct store *s, enum lua_script_id id, int nkeys, int argc,
 int store_command(struct store *s, int argc, const char *const *argv,
     const size_t *lens, store_cb *cb, void *arg);
 
+typedef void store_message_cb(const char *channel, const char *message,
+    size_t len, void *arg);
+
+/*
+ * A subscriber connection (SUBSCRIBE never shares a context with
+ * commands): PSUBSCRIBE pattern after every (re)connect, and cb for every
+ * message. store_is_ready says whether the subscription stands. Messages
+ * published while it was down are lost: callers must not rely on them.
+ */
+struct store *store_new_subscriber(struct event_base *base, const char *addr,
+    const char *pattern, store_message_cb *cb, void *arg, char *err,
+    size_t errlen);
+
 /* Counters for logs and, later, metrics. */
 unsigned long store_reconnects(const struct store *s);
 

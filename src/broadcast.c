@@ -1,0 +1,645 @@
+/*
+ * broadcast.c: the streams of this process; see broadcast.h.
+ *
+ * Invariants:
+ * - An open stream is in the token table and in exactly one schedule slot;
+ *   a closed one is in neither. Closing is one function, stream_close.
+ * - A status batch in flight holds its streams (inflight = 1); a stream
+ *   closed meanwhile is freed when the batch's answer comes back, never
+ *   before, so a late Redis reply never touches freed memory.
+ * - One broadcast per process (the close callback finds it through
+ *   the_broadcast).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include <event2/event.h>
+#include <jansson.h>
+#include <uuid/uuid.h>
+
+#include "api.h"
+#include "broadcast.h"
+#include "conf.h"
+#include "ipcount.h"
+#include "keys.h"
+#include "log.h"
+#include "reply.h"
+#include "sse.h"
+#include "sse_frame.h"
+#include "store.h"
+
+struct bqueue {
+	char name[CONF_QUEUE_ID_MAX + 1];
+	char redirect[2049];
+	long long waiting;
+};
+
+struct broadcast {
+	struct app *app;
+	struct stream **table;	/* token -> streams, tsize buckets */
+	size_t tsize;
+	size_t count;		/* open streams */
+	size_t reserved;	/* reservations not yet started */
+	struct stream **slots;	/* schedule: nslots lists */
+	uint32_t *slot_n;
+	int nslots, cur;
+	struct event *timer;
+	struct bqueue *queues;
+	size_t nqueues;
+	struct ipcount *ips;
+	struct store *sub;
+	size_t max_streams, max_per_ip;
+};
+
+struct batch {
+	struct broadcast *b;
+	uint16_t queue;
+	int n;
+	struct stream *st[BROADCAST_BATCH];
+};
+
+static struct broadcast *the_broadcast;
+
+/* ---- queues --------------------------------------------------------- */
+
+static int
+bq_find(struct broadcast *b, const char *name, size_t len)
+{
+	struct bqueue *q;
+
+	for (size_t i = 0; i < b->nqueues; i++)
+		if (strlen(b->queues[i].name) == len &&
+		    memcmp(b->queues[i].name, name, len) == 0)
+			return (int)i;
+	if (len > CONF_QUEUE_ID_MAX || b->nqueues >= UINT16_MAX ||
+	    (q = realloc(b->queues, (b->nqueues + 1) * sizeof *q)) == NULL)
+		return -1;
+	b->queues = q;
+	q = &b->queues[b->nqueues];
+	memset(q, 0, sizeof *q);
+	memcpy(q->name, name, len);
+	return (int)b->nqueues++;
+}
+
+static void
+bq_learn(struct bqueue *q, const struct facts *f)
+{
+	snprintf(q->redirect, sizeof q->redirect, "%s", f->redirect);
+	q->waiting = f->waiting;
+}
+
+/* ---- the token table -------------------------------------------------- */
+
+static size_t
+tok_hash(const struct broadcast *b, const unsigned char *tok)
+{
+	uint64_t h;
+
+	memcpy(&h, tok, sizeof h);	/* random bits: any 8 bytes will do */
+	return (size_t)h & (b->tsize - 1);
+}
+
+static void
+table_put(struct broadcast *b, struct stream *st)
+{
+	size_t i = tok_hash(b, st->token);
+
+	st->hnext = b->table[i];
+	b->table[i] = st;
+}
+
+static void
+table_grow(struct broadcast *b)
+{
+	struct stream **old = b->table, **fresh;
+	size_t oldsize = b->tsize;
+
+	if ((fresh = calloc(oldsize * 2, sizeof *fresh)) == NULL)
+		return;		/* longer chains, still correct */
+	b->table = fresh;
+	b->tsize = oldsize * 2;
+	for (size_t i = 0; i < oldsize; i++) {
+		while (old[i]) {
+			struct stream *st = old[i];
+
+			old[i] = st->hnext;
+			table_put(b, st);
+		}
+	}
+	free(old);
+}
+
+static void
+table_remove(struct broadcast *b, struct stream *st)
+{
+	struct stream **p = &b->table[tok_hash(b, st->token)];
+
+	for (; *p; p = &(*p)->hnext) {
+		if (*p == st) {
+			*p = st->hnext;
+			return;
+		}
+	}
+}
+
+/* ---- the schedule ------------------------------------------------------ */
+
+/*
+ * The least loaded slot between half an interval and a whole one ahead:
+ * the next status comes within one push interval, and a burst of new
+ * streams spreads over the slots instead of landing in one.
+ */
+static int
+slot_pick(const struct broadcast *b)
+{
+	int best = -1;
+
+	for (int k = b->nslots / 2; k <= b->nslots; k++) {
+		int s = (b->cur + k - 1) % b->nslots;
+
+		if (best == -1 || b->slot_n[s] < b->slot_n[best])
+			best = s;
+	}
+	return best;
+}
+
+static void
+slot_put(struct broadcast *b, struct stream *st, int s)
+{
+	st->slot = (uint16_t)s;
+	st->prev = NULL;
+	st->next = b->slots[s];
+	if (st->next)
+		st->next->prev = st;
+	b->slots[s] = st;
+	b->slot_n[s]++;
+}
+
+static void
+slot_remove(struct broadcast *b, struct stream *st)
+{
+	if (st->prev)
+		st->prev->next = st->next;
+	else
+		b->slots[st->slot] = st->next;
+	if (st->next)
+		st->next->prev = st->prev;
+	b->slot_n[st->slot]--;
+}
+
+/* ---- one stream ----------------------------------------------------- */
+
+enum close_how { CLOSE_END, CLOSE_ABORT, CLOSE_GONE };
+
+static void
+stream_close(struct broadcast *b, struct stream *st, const char *reason,
+    enum close_how how)
+{
+	char tok[37], short_tok[9];
+
+	if (st->closed)
+		return;
+	uuid_unparse_lower(st->token, tok);
+	log_debug("event=stream_close queue=%s token=%s reason=\"%s\"",
+	    b->queues[st->queue].name, log_tok(tok, short_tok), reason);
+	table_remove(b, st);
+	slot_remove(b, st);
+	ipcount_release(b->ips, st->ip);
+	b->count--;
+	st->closed = 1;
+	if (how == CLOSE_END)
+		sse_end(st);
+	else if (how == CLOSE_ABORT)
+		sse_abort(st);
+	else
+		sse_gone(st);
+	if (!st->inflight)
+		free(st);
+}
+
+static void
+stream_on_close(struct evhttp_connection *evcon, void *arg)
+{
+	stream_close(the_broadcast, arg, "client gone", CLOSE_GONE);
+}
+
+static void
+stream_slow(struct broadcast *b, struct stream *st)
+{
+	log_info("event=slow_client queue=%s unsent=%zu",
+	    b->queues[st->queue].name, sse_unsent(st));
+	stream_close(b, st, "slow client", CLOSE_ABORT);
+}
+
+/* Send event with the JSON body j (stolen); 0, or -1 if st was closed. */
+static int
+stream_send(struct broadcast *b, struct stream *st, const char *event,
+    json_t *j)
+{
+	char *data = j ? reply_dump(j) : NULL;
+	int rc = 0;
+
+	json_decref(j);
+	if (data && sse_event(st, event, data,
+	    (size_t)b->app->conf->stream_buffer) == -1) {
+		stream_slow(b, st);
+		rc = -1;
+	}
+	free(data);
+	return rc;
+}
+
+static void
+stream_entered(struct broadcast *b, struct stream *st, long long expiry_ms)
+{
+	struct bqueue *q = &b->queues[st->queue];
+	struct token_status ts = { 0 };
+	char tok[37];
+
+	uuid_unparse_lower(st->token, tok);
+	ts.queue = q->name, ts.token = tok, ts.active = 1;
+	ts.waiting = q->waiting;
+	ts.active_until = expiry_ms / 1000;
+	ts.redirect = q->redirect[0] ? q->redirect : NULL;
+	if (stream_send(b, st, "entered", reply_status(&ts)) == 0)
+		stream_close(b, st, "entered", CLOSE_END);
+}
+
+static void
+stream_gone(struct broadcast *b, struct stream *st, const char *reason)
+{
+	char tok[37];
+
+	uuid_unparse_lower(st->token, tok);
+	if (stream_send(b, st, "gone", json_pack("{s:s,s:s,s:s}", "queue",
+	    b->queues[st->queue].name, "token", tok, "reason", reason)) == 0)
+		stream_close(b, st, "gone", CLOSE_END);
+}
+
+/*
+ * The status of a waiting token at rank. Updates coalesce: while earlier
+ * output is still unsent, only the newest status matters, so none is
+ * queued behind it (unless force: the first one).
+ */
+static void
+stream_status(struct broadcast *b, struct stream *st, const struct facts *f,
+    long long rank, int force)
+{
+	struct facts one = *f;
+	struct token_status ts;
+
+	if (!force && sse_unsent(st) > 0) {
+		if (++st->stalls >= BROADCAST_STALLS)
+			stream_slow(b, st);
+		return;
+	}
+	st->stalls = 0;
+	uuid_unparse_lower(st->token, one.token);
+	strcpy(one.status, "waiting");
+	one.n = rank;
+	facts_status(&one, b->queues[st->queue].name, &ts);
+	stream_send(b, st, "status", reply_status(&ts));
+}
+
+static void
+stream_keepalive(struct broadcast *b, struct stream *st, uint32_t now)
+{
+	if (now - st->last_write < (uint32_t)b->app->conf->keepalive_interval)
+		return;
+	if (sse_raw(st, SSE_KEEPALIVE, sizeof SSE_KEEPALIVE - 1,
+	    (size_t)b->app->conf->stream_buffer) == -1)
+		stream_slow(b, st);
+}
+
+/* ---- status batches ------------------------------------------------- */
+
+static void
+batch_apply(struct batch *bt, const redisReply *r)
+{
+	struct broadcast *b = bt->b;
+	const redisReply *kinds, *vals;
+	struct facts f;
+
+	if (facts_parse(r, &f) == -1 || r->elements != 17 ||
+	    (kinds = r->element[15])->type != REDIS_REPLY_STRING ||
+	    (vals = r->element[16])->type != REDIS_REPLY_ARRAY ||
+	    kinds->len != (size_t)bt->n || vals->elements != (size_t)bt->n)
+		return;
+	bq_learn(&b->queues[bt->queue], &f);
+	for (int i = 0; i < bt->n; i++) {
+		struct stream *st = bt->st[i];
+		long long v = vals->element[i]->integer;
+
+		if (st->closed)
+			continue;
+		if (kinds->str[i] == 'w')
+			stream_status(b, st, &f, v, 0);
+		else if (kinds->str[i] == 'a')
+			stream_entered(b, st, v);
+		else
+			stream_gone(b, st, "expired");
+	}
+}
+
+static void
+batch_done(const struct store_result *res, void *arg)
+{
+	struct batch *bt = arg;
+	uint32_t now = sse_now();
+
+	for (int i = 0; i < bt->n; i++)
+		bt->st[i]->inflight = 0;
+	if (res->status == STORE_OK)
+		batch_apply(bt, res->reply);
+	for (int i = 0; i < bt->n; i++) {
+		struct stream *st = bt->st[i];
+
+		if (st->closed)
+			free(st);
+		else if (res->status != STORE_OK)
+			stream_keepalive(bt->b, st, now);
+	}
+	free(bt);
+}
+
+static void
+batch_send(struct batch *bt)
+{
+	struct broadcast *b = bt->b;
+	const char *argv[API_QUEUE_KEYS + BROADCAST_BATCH];
+	char tokens[BROADCAST_BATCH][37];
+	struct queue_keys k;
+
+	api_queue_argv(b->app, b->queues[bt->queue].name, &k, argv);
+	for (int i = 0; i < bt->n; i++) {
+		uuid_unparse_lower(bt->st[i]->token, tokens[i]);
+		argv[API_QUEUE_KEYS + i] = tokens[i];
+		bt->st[i]->inflight = 1;
+	}
+	if (store_eval(b->app->store, LUA_RANKS, API_QUEUE_KEYS,
+	    API_QUEUE_KEYS + bt->n, argv, NULL, batch_done, bt) == -1) {
+		struct store_result res = { STORE_UNAVAILABLE, NULL, NULL };
+
+		batch_done(&res, bt);
+	}
+}
+
+/* ---- the timer ------------------------------------------------------ */
+
+static struct batch *
+batch_for(struct broadcast *b, struct batch **open, size_t nopen,
+    uint16_t queue)
+{
+	for (size_t i = 0; i < nopen; i++)
+		if (open[i] && open[i]->queue == queue)
+			return open[i];
+	return NULL;
+}
+
+/* Group the slot's streams into one batch per queue and send them. */
+static void
+broadcast_visit(struct broadcast *b, int s)
+{
+	struct batch *open[16] = { NULL };
+	size_t nopen = 0;
+	struct stream *st, *next;
+
+	for (st = b->slots[s]; st; st = next) {
+		struct batch *bt;
+
+		next = st->next;
+		if (st->inflight)
+			continue;
+		if ((bt = batch_for(b, open, nopen, st->queue)) == NULL) {
+			if (nopen == 16) {	/* many queues: flush them */
+				for (size_t i = 0; i < nopen; i++)
+					batch_send(open[i]);
+				memset(open, 0, sizeof open);
+				nopen = 0;
+			}
+			if ((bt = calloc(1, sizeof *bt)) == NULL)
+				continue;
+			bt->b = b, bt->queue = st->queue;
+			open[nopen++] = bt;
+		}
+		bt->st[bt->n++] = st;
+		if (bt->n == BROADCAST_BATCH) {
+			batch_send(bt);
+			for (size_t i = 0; i < nopen; i++)
+				if (open[i] == bt)
+					open[i] = open[--nopen];
+		}
+	}
+	for (size_t i = 0; i < nopen; i++)
+		batch_send(open[i]);
+}
+
+static void
+broadcast_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct broadcast *b = arg;
+	int s = b->cur;
+
+	b->cur = (b->cur + 1) % b->nslots;
+	if (b->slots[s] == NULL)
+		return;
+	if (!store_is_ready(b->app->store)) {
+		uint32_t now = sse_now();
+		struct stream *st, *next;
+
+		for (st = b->slots[s]; st; st = next) {
+			next = st->next;
+			stream_keepalive(b, st, now);
+		}
+		return;
+	}
+	broadcast_visit(b, s);
+}
+
+/* ---- promotions published by any instance ------------------------- */
+
+/* "entered <expiry_ms> <token> <token>..." on <prefix>:{<queue>}:events */
+static void
+broadcast_message(const char *channel, const char *msg, size_t len,
+    void *arg)
+{
+	struct broadcast *b = arg;
+	const char *open = strchr(channel, '{'), *close;
+	char *copy, *save, *word;
+	long long expiry;
+	int q;
+
+	if (len <= 8)
+		return;
+	if (open == NULL || (close = strchr(open, '}')) == NULL ||
+	    strncmp(msg, "entered ", 8) != 0 ||
+	    (q = bq_find(b, open + 1, (size_t)(close - open - 1))) < 0 ||
+	    (copy = strndup(msg + 8, len - 8)) == NULL)
+		return;
+	word = strtok_r(copy, " ", &save);
+	expiry = word ? strtoll(word, NULL, 10) : 0;
+	while (word && (word = strtok_r(NULL, " ", &save)) != NULL) {
+		unsigned char tok[16];
+		struct stream *st, *next;
+
+		if (uuid_parse(word, tok) != 0)
+			continue;
+		for (st = b->table[tok_hash(b, tok)]; st; st = next) {
+			next = st->hnext;
+			if (st->queue == q && memcmp(st->token, tok, 16) == 0)
+				stream_entered(b, st, expiry);
+		}
+	}
+	free(copy);
+}
+
+/* ---- the public side -------------------------------------------------- */
+
+int
+broadcast_reserve(struct broadcast *b, const char *addr, struct ipslot **slot)
+{
+	int full;
+
+	*slot = NULL;
+	if (b->count + b->reserved >= b->max_streams)
+		return 503;
+	if ((*slot = ipcount_take(b->ips, addr, b->max_per_ip, &full)) == NULL)
+		return full ? 429 : 503;
+	b->reserved++;
+	return 0;
+}
+
+void
+broadcast_unreserve(struct broadcast *b, struct ipslot *slot)
+{
+	b->reserved--;
+	ipcount_release(b->ips, slot);
+}
+
+void
+broadcast_start(struct broadcast *b, struct evhttp_request *req,
+    const char *queue, const char *token, const struct facts *f,
+    unsigned long last_id, struct ipslot *slot)
+{
+	struct stream *st = calloc(1, sizeof *st);
+	const struct conf *c = b->app->conf;
+	int q = bq_find(b, queue, strlen(queue));
+
+	b->reserved--;
+	if (st == NULL || q < 0 || uuid_parse(token, st->token) != 0) {
+		free(st);
+		ipcount_release(b->ips, slot);
+		http_send_error(req, 503, "too_many_streams",
+		    "this server cannot open another stream now");
+		return;
+	}
+	bq_learn(&b->queues[q], f);
+	st->queue = (uint16_t)q, st->ip = slot, st->id = (uint32_t)last_id;
+	sse_open(st, req, c->push_interval * 1000,
+	    (int)(c->keepalive_interval * 3), stream_on_close);
+	if (b->count * 2 >= b->tsize)
+		table_grow(b);
+	table_put(b, st);
+	slot_put(b, st, slot_pick(b));
+	b->count++;
+	stream_status(b, st, f, f->n, 1);
+}
+
+void
+broadcast_drain(struct broadcast *b, long retry_ms)
+{
+	char retry[32];
+	size_t n = sse_frame_retry(retry, sizeof retry, retry_ms);
+
+	log_info("event=drain streams=%zu", b->count);
+	for (size_t i = 0; i < b->tsize; i++) {
+		while (b->table[i]) {
+			struct stream *st = b->table[i];
+
+			sse_raw(st, retry, n, (size_t)-1);
+			stream_close(b, st, "shutdown", CLOSE_END);
+		}
+	}
+}
+
+size_t
+broadcast_count(const struct broadcast *b)
+{
+	return b->count;
+}
+
+/* Streams allowed: the configured cap, else what the fd limit leaves. */
+static size_t
+broadcast_cap(const struct conf *c)
+{
+	struct rlimit rl;
+
+	if (c->max_streams > 0)
+		return (size_t)c->max_streams;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1 || rl.rlim_cur < 128)
+		return 64;
+	return (size_t)rl.rlim_cur - 64;
+}
+
+struct broadcast *
+broadcast_new(struct app *app, char *err, size_t errlen)
+{
+	struct broadcast *b = calloc(1, sizeof *b);
+	const struct conf *c = app->conf;
+	struct timeval tv = { 0, BROADCAST_SLOT_MS * 1000 };
+	char pattern[KEYS_MAX];
+
+	if (b == NULL)
+		goto oom;
+	b->app = app;
+	b->tsize = 1024;
+	b->nslots = (int)(c->push_interval * 1000 / BROADCAST_SLOT_MS);
+	b->max_streams = broadcast_cap(c);
+	b->max_per_ip = (size_t)c->max_streams_per_ip;
+	b->table = calloc(b->tsize, sizeof *b->table);
+	b->slots = calloc(b->nslots, sizeof *b->slots);
+	b->slot_n = calloc(b->nslots, sizeof *b->slot_n);
+	b->ips = ipcount_new();
+	b->timer = event_new(app->base, -1, EV_PERSIST, broadcast_tick, b);
+	if (!b->table || !b->slots || !b->slot_n || !b->ips || !b->timer)
+		goto oom;
+	snprintf(pattern, sizeof pattern, "%s:{*}:events", c->key_prefix);
+	if ((b->sub = store_new_subscriber(app->base, c->redis, pattern,
+	    broadcast_message, b, err, errlen)) == NULL)
+		goto fail;
+	for (size_t i = 0; i < c->nqueues; i++)
+		bq_find(b, c->queues[i].name, strlen(c->queues[i].name));
+	evtimer_add(b->timer, &tv);
+	the_broadcast = b;
+	return b;
+oom:
+	snprintf(err, errlen, "out of memory");
+fail:
+	broadcast_free(b);
+	return NULL;
+}
+
+void
+broadcast_free(struct broadcast *b)
+{
+	if (b == NULL)
+		return;
+	if (b->table)
+		for (size_t i = 0; i < b->tsize; i++)
+			while (b->table[i])
+				stream_close(b, b->table[i], "shutdown",
+				    CLOSE_END);
+	store_free(b->sub);
+	if (b->timer)
+		event_free(b->timer);
+	ipcount_free(b->ips);
+	free(b->table);
+	free(b->slots);
+	free(b->slot_n);
+	free(b->queues);
+	if (the_broadcast == b)
+		the_broadcast = NULL;
+	free(b);
+}

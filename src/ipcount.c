@@ -1,0 +1,89 @@
+/* ipcount.c: a small chained hash table of address -> open streams. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipcount.h"
+
+#define IPCOUNT_BUCKETS 4096	/* a power of two */
+
+struct ipslot {
+	struct ipslot *next;
+	size_t count;
+	char addr[46];		/* INET6_ADDRSTRLEN */
+};
+
+struct ipcount {
+	struct ipslot *buckets[IPCOUNT_BUCKETS];
+};
+
+static size_t
+ipcount_hash(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h & (IPCOUNT_BUCKETS - 1);
+}
+
+struct ipcount *
+ipcount_new(void)
+{
+	return calloc(1, sizeof(struct ipcount));
+}
+
+void
+ipcount_free(struct ipcount *t)
+{
+	if (t == NULL)
+		return;
+	for (size_t i = 0; i < IPCOUNT_BUCKETS; i++) {
+		while (t->buckets[i]) {
+			struct ipslot *s = t->buckets[i];
+
+			t->buckets[i] = s->next;
+			free(s);
+		}
+	}
+	free(t);
+}
+
+struct ipslot *
+ipcount_take(struct ipcount *t, const char *addr, size_t max, int *full)
+{
+	struct ipslot **head = &t->buckets[ipcount_hash(addr)], *s;
+
+	*full = 0;
+	for (s = *head; s; s = s->next)
+		if (strcmp(s->addr, addr) == 0)
+			break;
+	if (s && max > 0 && s->count >= max) {
+		*full = 1;
+		return NULL;
+	}
+	if (s == NULL) {
+		if ((s = calloc(1, sizeof *s)) == NULL)
+			return NULL;
+		strncpy(s->addr, addr, sizeof s->addr - 1);
+		s->next = *head;
+		*head = s;
+	}
+	s->count++;
+	return s;
+}
+
+void
+ipcount_release(struct ipcount *t, struct ipslot *slot)
+{
+	struct ipslot **p;
+
+	if (slot == NULL || --slot->count > 0)
+		return;
+	for (p = &t->buckets[ipcount_hash(slot->addr)]; *p; p = &(*p)->next) {
+		if (*p == slot) {
+			*p = slot->next;
+			free(slot);
+			return;
+		}
+	}
+}

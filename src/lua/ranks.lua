@@ -1,0 +1,37 @@
+-- ranks.lua: where each of a batch of streamed tokens stands, in one
+-- round trip; waiting ones are marked as seen (an open stream is the best
+-- "still here" signal).
+-- KEYS: see lib.lua
+-- ARGV: the tokens
+-- Reply: facts() of the queue (result 'batch'), then a string with one
+-- letter per token (w: waiting, a: active, g: gone) and an array with,
+-- per token, its 0-based rank (w), session expiry in ms (a) or 0 (g).
+-- Or { 'no_queue' }.
+local c = load_conf(KEYS[1])
+if not c then
+  return { 'no_queue' }
+end
+local now = now_ms()
+local kinds, values, seen = {}, {}, {}
+for i, token in ipairs(ARGV) do
+  local rank = redis.call('ZRANK', KEYS[3], token)
+  if rank then
+    kinds[i], values[i] = 'w', rank
+    seen[#seen + 1] = now
+    seen[#seen + 1] = token
+  else
+    local expiry = tonumber(redis.call('ZSCORE', KEYS[4], token))
+    if expiry and expiry > now then
+      kinds[i], values[i] = 'a', expiry
+    else
+      kinds[i], values[i] = 'g', 0
+    end
+  end
+end
+if #seen > 0 then
+  redis.call('ZADD', KEYS[5], unpack(seen))
+end
+local r = facts('batch', '', 'batch', 0, now, c)
+r[#r + 1] = table.concat(kinds)
+r[#r + 1] = values
+return r

@@ -1,0 +1,61 @@
+/*
+ * sse.h: one Server-Sent Events stream on an evhttp request: the answer's
+ * headers, events, the cap on unsent output, and the two ways a stream
+ * ends (cleanly, or dropped when the client will not read).
+ *
+ * A stream is one small struct; broadcast.c keeps them in a token table
+ * and a time-sliced schedule, so a stream has no timer or event of its own.
+ */
+#ifndef WR_SSE_H
+#define WR_SSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <event2/http.h>
+
+struct ipslot;
+
+struct stream {
+	struct evhttp_request *req;	/* NULL once the stream has ended */
+	struct stream *hnext;		/* token table chain */
+	struct stream *prev, *next;	/* schedule slot list */
+	struct ipslot *ip;		/* the client address's count */
+	uint32_t id;			/* id of the last event sent */
+	uint32_t last_write;		/* monotonic seconds */
+	uint16_t queue;			/* broadcast's queue index */
+	uint16_t slot;			/* schedule slot */
+	uint8_t inflight;		/* a status batch holds it */
+	uint8_t stalls;			/* pushes skipped for unsent output */
+	uint8_t closed;
+	unsigned char token[16];
+};
+
+/* Seconds of a monotonic clock. */
+uint32_t sse_now(void);
+
+/*
+ * Answer 200 text/event-stream and send "retry: retry_ms". The connection
+ * gets timeout_s (keepalives must come more often) and a small kernel
+ * send buffer. closecb runs if the client goes away.
+ */
+void sse_open(struct stream *st, struct evhttp_request *req, long retry_ms,
+    int timeout_s, void (*closecb)(struct evhttp_connection *, void *));
+
+/* Bytes written to the stream that the client has not taken yet. */
+size_t sse_unsent(const struct stream *st);
+
+/* Send one event (id is the next one); -1 when past cap unsent bytes. */
+int sse_event(struct stream *st, const char *event, const char *data,
+    size_t cap);
+/* Send bytes as they are (a comment, a retry hint); -1 past cap. */
+int sse_raw(struct stream *st, const char *buf, size_t len, size_t cap);
+
+/* End the answer cleanly; the close callback will not run. */
+void sse_end(struct stream *st);
+/* Drop the connection at once (a client that does not read). */
+void sse_abort(struct stream *st);
+/* The client went away (from the close callback): release the request. */
+void sse_gone(struct stream *st);
+
+#endif
