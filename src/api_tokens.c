@@ -76,7 +76,7 @@ join_body(struct evhttp_request *req, json_t **doc, const char **user)
 	if (len == 0)
 		return 0;
 	*doc = json_loadb((const char *)evbuffer_pullup(in, -1), len,
-	    JSON_REJECT_DUPLICATES, &jerr);
+	    JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 	if (*doc == NULL) {
 		http_send_error(req, 400, "bad_json", "the body is not valid "
 		    "JSON: %s (line %d)", jerr.text, jerr.line);

@@ -22,6 +22,7 @@
 #include "api.h"
 #include "broadcast.h"
 #include "conf.h"
+#include "http.h"
 #include "ipcount.h"
 #include "keys.h"
 #include "log.h"
@@ -349,13 +350,14 @@ batch_done(const struct store_result *res, void *arg)
 	struct batch *bt = arg;
 	uint32_t now = sse_now();
 
-	for (int i = 0; i < bt->n; i++)
-		bt->st[i]->inflight = 0;
+	/* Streams closed while the batch was out, or by applying it, are
+	 * ours to free here: inflight kept stream_close from doing it. */
 	if (res->status == STORE_OK)
 		batch_apply(bt, res->reply);
 	for (int i = 0; i < bt->n; i++) {
 		struct stream *st = bt->st[i];
 
+		st->inflight = 0;
 		if (st->closed)
 			free(st);
 		else if (res->status != STORE_OK)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <event2/buffer.h>
 #include <event2/keyvalq_struct.h>
@@ -32,7 +33,6 @@ struct http {
 	struct evhttp *evh;
 	struct evhttp_bound_socket *bs;
 	struct event *resume;
-	int port;
 };
 
 static api_handler *const handlers[] = {
@@ -225,20 +225,6 @@ http_dispatch(struct evhttp_request *req, void *arg)
 	handlers[m.id](app, req, &m);
 }
 
-static int
-http_bound_port(struct evhttp_bound_socket *bs)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof ss;
-	evutil_socket_t fd = evhttp_bound_socket_get_fd(bs);
-
-	if (getsockname(fd, (struct sockaddr *)&ss, &len) == -1)
-		return -1;
-	if (ss.ss_family == AF_INET6)
-		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
-	return ntohs(((struct sockaddr_in *)&ss)->sin_port);
-}
-
 /* The listener's error callback gets evhttp's argument, not ours. */
 static struct http *the_http;
 
@@ -293,40 +279,26 @@ http_limits(struct evhttp *evh)
 }
 
 struct http *
-http_new(struct app *app, char *err, size_t errlen)
+http_new(struct app *app, int fd, char *err, size_t errlen)
 {
 	struct http *h = calloc(1, sizeof *h);
-	struct evhttp_bound_socket *bs;
-	char host[CONF_ADDR_MAX];
-	int port;
 
-	if (h == NULL || (h->evh = evhttp_new(app->base)) == NULL) {
+	if (h == NULL || (h->evh = evhttp_new(app->base)) == NULL ||
+	    (h->resume = evtimer_new(app->base, http_resume, h)) == NULL) {
 		snprintf(err, errlen, "out of memory");
+		close(fd);
 		goto fail;
 	}
 	h->app = app;
 	http_limits(h->evh);
 	evhttp_set_gencb(h->evh, http_dispatch, app);
-	if (conf_addr_split(app->conf->listen, host, sizeof host,
-	    &port) == -1 || port < 0) {
-		snprintf(err, errlen, "listen address '%s' is not host:port",
-		    app->conf->listen);
-		goto fail;
-	}
-	if ((bs = evhttp_bind_socket_with_handle(h->evh, host,
-	    (ev_uint16_t)port)) == NULL) {
-		snprintf(err, errlen, "cannot listen on %s: %m",
-		    app->conf->listen);
-		goto fail;
-	}
-	h->bs = bs;
-	h->port = http_bound_port(bs);
-	if ((h->resume = evtimer_new(app->base, http_resume, h)) == NULL) {
-		snprintf(err, errlen, "out of memory");
+	if ((h->bs = evhttp_accept_socket_with_handle(h->evh, fd)) == NULL) {
+		snprintf(err, errlen, "cannot serve on %s", app->conf->listen);
+		close(fd);
 		goto fail;
 	}
 	the_http = h;
-	evconnlistener_set_error_cb(evhttp_bound_socket_get_listener(bs),
+	evconnlistener_set_error_cb(evhttp_bound_socket_get_listener(h->bs),
 	    http_accept_error);
 	return h;
 fail:
@@ -346,10 +318,4 @@ http_free(struct http *h)
 	if (the_http == h)
 		the_http = NULL;
 	free(h);
-}
-
-int
-http_port(const struct http *h)
-{
-	return h->port;
 }

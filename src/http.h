@@ -17,12 +17,11 @@
 
 struct http;
 
-/* Listen on app->conf->listen; port 0 picks a free port (see http_port). */
-struct http *http_new(struct app *app, char *err, size_t errlen);
+/* Serve on the listening socket fd (see listener.h), which it takes. */
+struct http *http_new(struct app *app, int fd, char *err, size_t errlen);
 void http_free(struct http *h);
 /* Stop accepting connections (shutdown); those open are served on. */
 void http_stop_accepting(struct http *h);
-int http_port(const struct http *h);
 
 /* Send body (stolen) as JSON with code. */
 void http_send_json(struct evhttp_request *req, int code, json_t *body);

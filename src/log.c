@@ -7,6 +7,7 @@
 #include "log.h"
 
 static int log_level = LOGL_INFO;
+static char log_tag[24];
 static const char *log_names[] = { "debug", "info", "warn", "error" };
 
 void
@@ -14,6 +15,15 @@ log_set_level(int level)
 {
 	if (level >= LOGL_DEBUG && level <= LOGL_ERROR)
 		log_level = level;
+}
+
+void
+log_set_tag(int worker)
+{
+	if (worker < 0)
+		log_tag[0] = '\0';
+	else
+		snprintf(log_tag, sizeof log_tag, " worker=%d", worker);
 }
 
 int
@@ -56,7 +66,8 @@ log_write(int level, const char *fmt, ...)
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
 	/* One write per line, so lines of several workers never interleave. */
-	fprintf(stderr, "t=%s level=%s %s\n", ts, log_level_name(level), line);
+	fprintf(stderr, "t=%s level=%s%s %s\n", ts, log_level_name(level),
+	    log_tag, line);
 }
 
 const char *

@@ -9,6 +9,8 @@
 enum log_level { LOGL_DEBUG, LOGL_INFO, LOGL_WARN, LOGL_ERROR };
 
 void log_set_level(int level);
+/* Lines of worker i carry worker=i; -1 for none. */
+void log_set_tag(int worker);
 int log_get_level(void);
 /* "debug", "info", "warn", "error" -> level; -1 when unknown. */
 int log_level_parse(const char *name);

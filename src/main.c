@@ -22,7 +22,9 @@
 #include "config.h"
 #include "http.h"
 #include "log.h"
+#include "listener.h"
 #include "store.h"
+#include "supervisor.h"
 
 #define DEFAULT_CONFIG SYSCONFDIR "/waitroom.conf"
 
@@ -225,8 +227,16 @@ write_port_file(const char *path, int port)
 	return rename(tmp, path);	/* readers never see half a file */
 }
 
+/* What a worker needs from main: the configuration and the socket. */
+struct run {
+	struct conf *conf;
+	const struct opts *opts;
+	int port;
+	int fd;		/* single process: the listening socket, else -1 */
+};
+
 static int
-serve(struct app *app, const struct opts *o)
+serve(struct app *app, int fd, int ready_fd)
 {
 	struct event *sigs[3] = { NULL, NULL, NULL };
 	const int signums[3] = { SIGINT, SIGTERM, SIGHUP };
@@ -234,7 +244,7 @@ serve(struct app *app, const struct opts *o)
 	int rc = 1;
 
 	if ((app->store = store_new(app->base, app->conf->redis, err,
-	    sizeof err)) == NULL || (app->http = http_new(app, err,
+	    sizeof err)) == NULL || (app->http = http_new(app, fd, err,
 	    sizeof err)) == NULL || (app->broadcast = broadcast_new(app, err,
 	    sizeof err)) == NULL) {
 		log_error("event=startup_failed error=\"%s\"", err);
@@ -250,15 +260,8 @@ serve(struct app *app, const struct opts *o)
 		if (sigs[i] == NULL || event_add(sigs[i], NULL) == -1)
 			goto done;
 	}
-	if (o->port_file && write_port_file(o->port_file,
-	    http_port(app->http)) == -1) {
-		log_error("event=startup_failed error=\"cannot write %s: %s\"",
-		    o->port_file, strerror(errno));
+	if (ready_fd >= 0 && write(ready_fd, "r", 1) != 1)
 		goto done;
-	}
-	log_info("event=listen addr=%s port=%d redis=%s queues=%zu",
-	    app->conf->listen, http_port(app->http), app->conf->redis,
-	    app->conf->nqueues);
 	rc = event_base_dispatch(app->base) == -1;
 done:
 	for (int i = 0; i < 3; i++)
@@ -272,12 +275,89 @@ done:
 	return rc;
 }
 
+/* One single-loop instance: a worker, or the whole daemon when workers=1. */
+static int
+run_instance(int worker, int ready_fd, void *arg)
+{
+	struct run *r = arg;
+	struct app app = { 0 };
+	char err[512];
+	int fd = r->fd, port, rc;
+
+	if (worker >= 0) {
+		log_set_tag(worker);
+		fd = listener_open(r->conf->listen, r->port, 1, 1, &port, err,
+		    sizeof err);
+		if (fd == -1) {
+			log_error("event=startup_failed error=\"%s\"", err);
+			return 1;
+		}
+	}
+	app.conf = r->conf;
+	if ((app.base = event_base_new()) == NULL) {
+		log_error("event=startup_failed error=\"no event base\"");
+		return 1;
+	}
+	log_info("event=listen addr=%s port=%d redis=%s queues=%zu",
+	    r->conf->listen, r->port, r->conf->redis, r->conf->nqueues);
+	rc = serve(&app, fd, ready_fd);
+	event_base_free(app.base);
+	return rc;
+}
+
+static void
+announce_port(void *arg)
+{
+	struct run *r = arg;
+
+	if (r->opts->port_file && write_port_file(r->opts->port_file,
+	    r->port) == -1)
+		log_error("event=port_file_failed file=%s error=\"%s\"",
+		    r->opts->port_file, strerror(errno));
+}
+
+static long
+worker_count(const struct conf *c)
+{
+	long n = c->workers > 0 ? c->workers : sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n;
+}
+
+/*
+ * workers = 1: this process serves. More: it binds the port without
+ * listening (so port 0 resolves once and the port stays ours), then
+ * supervises workers that each listen on it with SO_REUSEPORT.
+ */
+static int
+start(struct conf *c, const struct opts *o)
+{
+	struct run r = { c, o, 0, -1 };
+	long n = worker_count(c);
+	char err[512];
+	int fd, rc;
+
+	fd = listener_open(c->listen, -1, n > 1, n == 1, &r.port, err,
+	    sizeof err);
+	if (fd == -1) {
+		log_error("event=startup_failed error=\"%s\"", err);
+		return 1;
+	}
+	if (n == 1) {
+		r.fd = fd;
+		announce_port(&r);
+		return run_instance(-1, -1, &r);
+	}
+	rc = supervise((int)n, run_instance, &r, announce_port);
+	close(fd);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct conf c;
-	struct app app = { 0 };
 	int rc;
 
 	if ((rc = parse_args(argc, argv, &o)) != 0)
@@ -295,14 +375,7 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	raise_fd_limit();
 	srandom((unsigned)time(NULL) ^ (unsigned)getpid());
-	app.conf = &c;
-	if ((app.base = event_base_new()) == NULL) {
-		log_error("event=startup_failed error=\"no event base\"");
-		conf_free(&c);
-		return 1;
-	}
-	rc = serve(&app, &o);
-	event_base_free(app.base);
+	rc = start(&c, &o);
 	conf_free(&c);
 	return rc;
 }

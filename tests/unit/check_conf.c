@@ -9,7 +9,8 @@
 #define GLOBAL_KEYS "listen, redis, key_prefix, workers, push_interval, " \
 	"max_streams, max_streams_per_ip, admin_token_file, cors_origins, " \
 	"log_level, pass_key_file, pass_cookie, join_rate_per_ip, " \
-	"trusted_proxies, max_body, page_template"
+	"trusted_proxies, max_body, keepalive_interval, stream_buffer, " \
+	"page_template"
 #define QUEUE_KEYS "mode, batch, interval, max_active, active_ttl, " \
 	"waiting_ttl, max_waiting, state, redirect, page_template"
 #define ACC_LISTEN "host:port, host an IPv4 address, localhost or [IPv6], " \
