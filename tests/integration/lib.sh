@@ -415,7 +415,7 @@ start_waitroomd() {
 	cmd+=("$@")
 	if [ "${WAITROOM_VALGRIND:-0}" = 1 ]; then
 		cmd=(valgrind -q --error-exitcode=99 --leak-check=full
-		    --errors-for-leak-kinds=definite,indirect --track-fds=no
+		    "--errors-for-leak-kinds=definite,indirect" --track-fds=no
 		    "--log-file=$WR_TMP/valgrind.%p.log" "${cmd[@]}")
 	fi
 	echo "${cmd[*]}" >>"$WR_TMP/commands"
