@@ -220,6 +220,21 @@ stream_close(struct broadcast *b, struct stream *st, const char *reason,
 		free(st);
 }
 
+/*
+ * A stream is written to at least once per visit of its slot, every
+ * push_interval (a status, or a keepalive once keepalive_interval has
+ * passed in silence), so three of the longer of the two without a write
+ * means the client stopped reading.
+ */
+static int
+stream_timeout(const struct conf *c)
+{
+	long quiet = c->keepalive_interval > c->push_interval ?
+	    c->keepalive_interval : c->push_interval;
+
+	return (int)(quiet * 3);
+}
+
 static void
 stream_on_close(struct evhttp_connection *evcon, void *arg)
 {
@@ -539,8 +554,8 @@ broadcast_start(struct broadcast *b, struct evhttp_request *req,
 	}
 	bq_learn(&b->queues[q], f);
 	st->queue = (uint16_t)q, st->ip = slot, st->id = (uint32_t)last_id;
-	sse_open(st, req, c->push_interval * 1000,
-	    (int)(c->keepalive_interval * 3), stream_on_close);
+	sse_open(st, req, c->push_interval * 1000, stream_timeout(c),
+	    stream_on_close);
 	if (b->count * 2 >= b->tsize)
 		table_grow(b);
 	table_put(b, st);
