@@ -62,7 +62,7 @@ static const struct text texts[] = {
 	{ "eta_hour", { "about 1 hour", "약 1시간" } },
 	{ "eta_hours", { "about {n} hours", "약 {n}시간" } },
 	{ "eta_none", { "no estimate while admissions are paused",
-	  "입장이 일시 중지되어 예상할 수 없음" } },
+	  "입장 일시 중지 중 (예상 불가)" } },
 };
 
 #define NTEXTS (sizeof texts / sizeof texts[0])
