@@ -30,11 +30,19 @@ api_call_done(const struct store_result *res, void *arg)
 		c->done(c, res->reply);
 		break;
 	case STORE_UNAVAILABLE:
+		if (c->answer_error) {
+			c->answer_error(c, 503);
+			break;
+		}
 		http_send_unavailable(c->req);
 		break;
 	default:
 		log_error("event=script_error queue=%s error=\"%s\"", c->queue,
 		    res->error ? res->error : "");
+		if (c->answer_error) {
+			c->answer_error(c, 500);
+			break;
+		}
 		http_send_error(c->req, 500, "internal",
 		    "the queue store answered an unexpected error");
 	}
@@ -49,7 +57,10 @@ api_call_run(struct api_call *c, enum lua_script_id script, int nkeys,
 	    api_call_done, c) == -1) {
 		if (c->fail)
 			c->fail(c);
-		http_send_unavailable(c->req);
+		if (c->answer_error)
+			c->answer_error(c, 503);
+		else
+			http_send_unavailable(c->req);
 		free(c);
 	}
 }

@@ -22,6 +22,7 @@ api_handler api_healthz, api_readyz;
 api_handler api_join, api_token;
 api_handler api_summary;
 api_handler api_events;
+api_handler api_page, api_asset;
 
 /* One Redis round trip on behalf of a request. */
 struct api_call {
@@ -30,8 +31,10 @@ struct api_call {
 	char queue[CONF_QUEUE_ID_MAX + 1];
 	char token[37];
 	void (*done)(struct api_call *c, const redisReply *r);
-	/* Optional: runs instead of done when Redis did not answer. */
+	/* Optional: runs (before the answer) when Redis did not answer. */
 	void (*fail)(struct api_call *c);
+	/* Optional: answers instead of the JSON 503 or 500 (an HTML page). */
+	void (*answer_error)(struct api_call *c, int code);
 };
 
 /* The queue's keys in lib.lua's order, into argv[0..API_QUEUE_KEYS-1]. */

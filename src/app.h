@@ -9,6 +9,7 @@ struct store;
 struct http;
 struct admission;
 struct broadcast;
+struct pages;
 
 struct app {
 	struct event_base *base;
@@ -17,6 +18,7 @@ struct app {
 	struct http *http;
 	struct admission *admission;
 	struct broadcast *broadcast;
+	const struct pages *pages;	/* the waiting page's templates */
 };
 
 #endif

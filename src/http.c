@@ -18,6 +18,7 @@
 
 #include "api.h"
 #include "conf.h"
+#include "cors.h"
 #include "http.h"
 #include "log.h"
 #include "reply.h"
@@ -42,7 +43,18 @@ static api_handler *const handlers[] = {
 	[ROUTE_TOKENS] = api_join,
 	[ROUTE_TOKEN] = api_token,
 	[ROUTE_EVENTS] = api_events,
+	[ROUTE_PAGE] = api_page,
+	[ROUTE_ASSET] = api_asset,
 };
+
+/*
+ * The page's script and style come from this server only; nothing inline,
+ * nothing from elsewhere, no framing, and forms post only here.
+ */
+#define HTTP_PAGE_CSP "default-src 'none'; script-src 'self'; " \
+	"style-src 'self'; img-src 'self' data:; connect-src 'self'; " \
+	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+#define HTTP_CORS_MAX_AGE "600"
 
 static const char *
 http_reason(int code)
@@ -50,6 +62,7 @@ http_reason(int code)
 	switch (code) {
 	case 200: return "OK";
 	case 201: return "Created";
+	case 303: return "See Other";
 	case 204: return "No Content";
 	case 400: return "Bad Request";
 	case 401: return "Unauthorized";
@@ -132,6 +145,46 @@ http_send_empty(struct evhttp_request *req, int code)
 	http_send(req, code, NULL);
 }
 
+static void
+http_send_bytes(struct evhttp_request *req, int code, const char *type,
+    const char *body, size_t len)
+{
+	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+	struct evbuffer *buf = evbuffer_new();
+
+	evhttp_add_header(out, "Content-Type", type);
+	evhttp_add_header(out, "X-Content-Type-Options", "nosniff");
+	if (buf)
+		evbuffer_add(buf, body, len);
+	log_debug("event=request method=%d uri=\"%.80s\" status=%d",
+	    (int)evhttp_request_get_command(req), evhttp_request_get_uri(req),
+	    code);
+	evhttp_send_reply(req, code, http_reason(code), buf);
+	if (buf)
+		evbuffer_free(buf);
+}
+
+void
+http_send_html(struct evhttp_request *req, int code, const char *body,
+    size_t len)
+{
+	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+
+	evhttp_add_header(out, "Cache-Control", "no-store");
+	evhttp_add_header(out, "Content-Security-Policy", HTTP_PAGE_CSP);
+	evhttp_add_header(out, "Referrer-Policy", "no-referrer");
+	http_send_bytes(req, code, "text/html; charset=utf-8", body, len);
+}
+
+void
+http_send_file(struct evhttp_request *req, const char *type,
+    const char *body, size_t len)
+{
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "Cache-Control", "public, max-age=300");
+	http_send_bytes(req, 200, type, body, len);
+}
+
 static int
 http_method(enum evhttp_cmd_type cmd)
 {
@@ -190,6 +243,82 @@ http_route_error(struct evhttp_request *req, enum route_result rr,
 	}
 }
 
+static int
+http_is_api(enum route_id id)
+{
+	return id == ROUTE_QUEUE || id == ROUTE_TOKENS || id == ROUTE_TOKEN ||
+	    id == ROUTE_EVENTS;
+}
+
+/* May a page of origin call this API (cors_origins)? */
+static int
+http_origin_allowed(const struct conf *c, const char *origin)
+{
+	return cors_any(c->cors_origins) ||
+	    cors_allowed(c->cors_origins, origin);
+}
+
+/* The CORS answer headers for an allowed origin; never an echo of any. */
+static void
+http_cors_headers(const struct conf *c, struct evhttp_request *req,
+    const char *origin)
+{
+	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+
+	if (cors_any(c->cors_origins)) {
+		evhttp_add_header(out, "Access-Control-Allow-Origin", "*");
+		return;
+	}
+	evhttp_add_header(out, "Vary", "Origin");
+	if (cors_allowed(c->cors_origins, origin))
+		evhttp_add_header(out, "Access-Control-Allow-Origin", origin);
+}
+
+/*
+ * CORS: allowed origins get their headers; a join posted by a page of
+ * another origin, not allowed, is refused (a GET without the headers is
+ * simply unreadable to that page). 0: go on; -1: answered.
+ */
+static int
+http_cors(struct app *app, struct evhttp_request *req,
+    const struct route_match *m)
+{
+	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
+	const char *origin = evhttp_find_header(in, "Origin");
+
+	if (origin == NULL || !(http_is_api(m->id) || m->id == ROUTE_PAGE))
+		return 0;
+	if (http_is_api(m->id))
+		http_cors_headers(app->conf, req, origin);
+	if (m->method != RM_POST || http_origin_allowed(app->conf, origin) ||
+	    cors_same_origin(origin, evhttp_find_header(in, "Host")))
+		return 0;
+	http_send_error(req, 403, "forbidden_origin", "pages of this origin "
+	    "may not join the line (cors_origins)");
+	return -1;
+}
+
+/* OPTIONS from a browser before a cross-origin call. */
+static void
+http_preflight(struct app *app, struct evhttp_request *req,
+    const struct route_match *m, const char *origin)
+{
+	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+
+	if (!http_origin_allowed(app->conf, origin)) {
+		evhttp_add_header(out, "Vary", "Origin");
+		http_send_error(req, 403, "forbidden_origin", "pages of this "
+		    "origin may not call this API (cors_origins)");
+		return;
+	}
+	http_cors_headers(app->conf, req, origin);
+	evhttp_add_header(out, "Access-Control-Allow-Methods", m->allow);
+	evhttp_add_header(out, "Access-Control-Allow-Headers",
+	    "Content-Type, Last-Event-ID");
+	evhttp_add_header(out, "Access-Control-Max-Age", HTTP_CORS_MAX_AGE);
+	http_send_empty(req, 204);
+}
+
 static void
 http_dispatch(struct evhttp_request *req, void *arg)
 {
@@ -198,6 +327,7 @@ http_dispatch(struct evhttp_request *req, void *arg)
 	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
 	struct route_match m;
 	enum route_result rr;
+	const char *origin;
 	size_t body;
 
 	if (path == NULL || http_bad_framing(req)) {
@@ -207,10 +337,19 @@ http_dispatch(struct evhttp_request *req, void *arg)
 	}
 	rr = route_match(http_method(evhttp_request_get_command(req)), path,
 	    &m);
+	origin = evhttp_find_header(evhttp_request_get_input_headers(req),
+	    "Origin");
+	if (rr == ROUTE_BAD_METHOD && m.method == RM_OPTIONS && origin &&
+	    http_is_api(m.id)) {
+		http_preflight(app, req, &m, origin);
+		return;
+	}
 	if (rr != ROUTE_OK) {
 		http_route_error(req, rr, &m, path);
 		return;
 	}
+	if (http_cors(app, req, &m) == -1)
+		return;
 	body = evbuffer_get_length(evhttp_request_get_input_buffer(req));
 	if (body > (size_t)app->conf->max_body) {
 		http_send_error(req, 413, "body_too_large", "a request body "

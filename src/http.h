@@ -31,5 +31,11 @@ void http_send_error(struct evhttp_request *req, int code, const char *ecode,
 /* 503 store_unavailable with Retry-After. */
 void http_send_unavailable(struct evhttp_request *req);
 void http_send_empty(struct evhttp_request *req, int code);
+/* A page, with the Content-Security-Policy and other headers of pages. */
+void http_send_html(struct evhttp_request *req, int code, const char *body,
+    size_t len);
+/* A file of the page (script, style), cacheable for a while. */
+void http_send_file(struct evhttp_request *req, const char *type,
+    const char *body, size_t len);
 
 #endif

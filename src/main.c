@@ -23,6 +23,7 @@
 #include "http.h"
 #include "log.h"
 #include "listener.h"
+#include "page.h"
 #include "store.h"
 #include "supervisor.h"
 
@@ -230,6 +231,7 @@ write_port_file(const char *path, int port)
 /* What a worker needs from main: the configuration and the socket. */
 struct run {
 	struct conf *conf;
+	const struct pages *pages;
 	const struct opts *opts;
 	int port;
 	int fd;		/* single process: the listening socket, else -1 */
@@ -294,6 +296,7 @@ run_instance(int worker, int ready_fd, void *arg)
 		}
 	}
 	app.conf = r->conf;
+	app.pages = r->pages;
 	if ((app.base = event_base_new()) == NULL) {
 		log_error("event=startup_failed error=\"no event base\"");
 		return 1;
@@ -330,9 +333,9 @@ worker_count(const struct conf *c)
  * supervises workers that each listen on it with SO_REUSEPORT.
  */
 static int
-start(struct conf *c, const struct opts *o)
+start(struct conf *c, const struct pages *pages, const struct opts *o)
 {
-	struct run r = { c, o, 0, -1 };
+	struct run r = { c, pages, o, 0, -1 };
 	long n = worker_count(c);
 	char err[512];
 	int fd, rc;
@@ -357,7 +360,9 @@ int
 main(int argc, char **argv)
 {
 	struct opts o = { 0 };
+	struct pages *pages;
 	struct conf c;
+	char err[CONF_ERR_MAX];
 	int rc;
 
 	if ((rc = parse_args(argc, argv, &o)) != 0)
@@ -366,8 +371,14 @@ main(int argc, char **argv)
 		conf_free(&c);
 		return 1;
 	}
+	if ((pages = pages_new(&c, err, sizeof err)) == NULL) {
+		fprintf(stderr, "waitroomd: %s\n", err);
+		conf_free(&c);
+		return 1;
+	}
 	if (o.check_only) {
 		printf("waitroomd: configuration ok (%zu queues)\n", c.nqueues);
+		pages_free(pages);
 		conf_free(&c);
 		return 0;
 	}
@@ -375,7 +386,8 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	raise_fd_limit();
 	srandom((unsigned)time(NULL) ^ (unsigned)getpid());
-	rc = start(&c, &o);
+	rc = start(&c, pages, &o);
+	pages_free(pages);
 	conf_free(&c);
 	return rc;
 }

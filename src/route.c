@@ -25,6 +25,8 @@ static const struct route routes[] = {
 	{ ROUTE_TOKENS, "/v1/queues/:q/tokens", RM_POST },
 	{ ROUTE_TOKEN, "/v1/queues/:q/tokens/:t", RM_GET | RM_DELETE },
 	{ ROUTE_EVENTS, "/v1/queues/:q/tokens/:t/events", RM_GET },
+	{ ROUTE_PAGE, "/q/:q", RM_GET | RM_POST },
+	{ ROUTE_ASSET, "/assets/:f", RM_GET },
 };
 
 struct segs {
@@ -82,6 +84,11 @@ route_shape(const struct route *r, const struct segs *s, struct route_match *m,
 		if (pat.p[i][1] == 'q') {
 			*long_capture |= s->len[i] > CONF_QUEUE_ID_MAX;
 			seg_copy(m->queue, sizeof m->queue, s, i);
+		} else if (pat.p[i][1] == 'f') {
+			/* a name too long for m->file is no file of ours */
+			if (s->len[i] >= sizeof m->file)
+				return 0;
+			seg_copy(m->file, sizeof m->file, s, i);
 		} else {
 			*long_capture |= (s->len[i] > 36) << 1;
 			seg_copy(m->token, sizeof m->token, s, i);

@@ -21,7 +21,9 @@ enum route_id {
 	ROUTE_QUEUE,		/* /v1/queues/{q} */
 	ROUTE_TOKENS,		/* /v1/queues/{q}/tokens */
 	ROUTE_TOKEN,		/* /v1/queues/{q}/tokens/{t} */
-	ROUTE_EVENTS		/* /v1/queues/{q}/tokens/{t}/events */
+	ROUTE_EVENTS,		/* /v1/queues/{q}/tokens/{t}/events */
+	ROUTE_PAGE,		/* /q/{q}: the waiting page */
+	ROUTE_ASSET		/* /assets/{file}: its script and style */
 };
 
 enum route_result {
@@ -38,6 +40,7 @@ struct route_match {
 	char allow[32];		/* "GET, DELETE" */
 	char queue[CONF_QUEUE_ID_MAX + 1];
 	char token[37];
+	char file[64];		/* ROUTE_ASSET */
 };
 
 /* path is the decoded-free path of the URI, without query. */

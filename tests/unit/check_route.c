@@ -132,6 +132,25 @@ START_TEST(test_bad_token)
 }
 END_TEST
 
+START_TEST(test_page)
+{
+	ck_assert_int_eq(route_match(RM_GET, "/q/concert", &m), ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_PAGE);
+	ck_assert_str_eq(m.queue, "concert");
+	ck_assert_int_eq(route_match(RM_POST, "/q/concert", &m), ROUTE_OK);
+	ck_assert_int_eq(route_match(RM_DELETE, "/q/concert", &m),
+	    ROUTE_BAD_METHOD);
+	ck_assert_int_eq(route_match(RM_GET, "/q/bad!", &m), ROUTE_BAD_QUEUE);
+	ck_assert_int_eq(route_match(RM_GET, "/assets/waitroom.js", &m),
+	    ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_ASSET);
+	ck_assert_str_eq(m.file, "waitroom.js");
+	ck_assert_int_eq(route_match(RM_GET, "/assets/"
+	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	    &m), ROUTE_NOT_FOUND);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -143,6 +162,7 @@ main(void)
 	tcase_add_test(tc, test_tokens);
 	tcase_add_test(tc, test_token);
 	tcase_add_test(tc, test_events);
+	tcase_add_test(tc, test_page);
 	tcase_add_loop_test(tc, test_not_found, 0,
 	    (int)(sizeof not_found / sizeof not_found[0]));
 	tcase_add_test(tc, test_bad_method);

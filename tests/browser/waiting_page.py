@@ -1,0 +1,205 @@
+"""waiting_page.py: the waiting page in a real browser (headless Chromium),
+against the waitroomd and redis-server that tests/integration/browser.sh
+started. Prints one line per check, "PASS what" or "FAIL what<TAB>why",
+which the wrapper turns into TAP.
+
+Environment: WR_BASE (http://127.0.0.1:PORT), REDIS_PORT, CHROMIUM,
+ARTIFACTS (where screenshots go), PROFILE (a fresh, empty directory).
+The queues (see browser.sh): `line`, paused, with 3 waiters already in it;
+`other`, paused."""
+
+import http.server
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+from cdp import Browser, CDPError
+
+BASE = os.environ['WR_BASE']
+ART = os.environ['ARTIFACTS']
+UUID = re.compile(r'^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$')
+failed = 0
+
+
+def check(ok, what, why=''):
+    global failed
+    if ok:
+        print('PASS ' + what, flush=True)
+    else:
+        failed += 1
+        print('FAIL %s\t%s' % (what, str(why).replace('\n', ' ')), flush=True)
+    return ok
+
+
+def redis(*args):
+    return subprocess.run(['redis-cli', '-p', os.environ['REDIS_PORT']] +
+                          list(args), capture_output=True, text=True,
+                          timeout=10).stdout.strip()
+
+
+class Shop(http.server.BaseHTTPRequestHandler):
+    """The protected site: records what arrives, shows the token it got."""
+    seen = []
+
+    def do_GET(self):
+        Shop.seen.append(self.path)
+        m = re.search(r'waitroom_token=([0-9a-f-]+)', self.path)
+        body = ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
+                '<title>Shop</title></head><body style="font:18px system-ui;'
+                'padding:40px"><h1>Welcome to the shop</h1>'
+                '<p>You came through the waiting room with token</p>'
+                '<p><code>%s</code></p></body></html>' %
+                (m.group(1) if m else 'none')).encode()
+        self.send_response(200)
+        self.send_header('Content-Type', 'text/html; charset=utf-8')
+        self.send_header('Content-Length', str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def shown(page, id_):
+    return page.eval('(function(){var e=document.getElementById(%s);'
+                     'return e ? e.textContent : null;})()' % json.dumps(id_))
+
+
+def number(page, id_='wr-position', secs=10):
+    """The number shown in #id_ once there is one."""
+    v = page.wait('(function(){var e=document.getElementById(%s);'
+                  'return e && /^[0-9]+$/.test(e.textContent) ? '
+                  'e.textContent : null;})()' % json.dumps(id_), secs)
+    return int(v) if v else None
+
+
+def stored(page, queue):
+    v = page.eval('localStorage.getItem(%s)' % json.dumps('waitroom:' + queue))
+    try:
+        return json.loads(v)['token']
+    except (TypeError, ValueError, KeyError):
+        return None
+
+
+def main():
+    shop = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Shop)
+    threading.Thread(target=shop.serve_forever, daemon=True).start()
+    shop_url = 'http://127.0.0.1:%d/shop' % shop.server_address[1]
+    redis('HSET', 'wr:{line}:config', 'redirect', shop_url)
+
+    b = Browser(os.environ['CHROMIUM'], os.environ['PROFILE'])
+    pages = []
+    try:
+        run(b, pages, shop_url)
+    except CDPError as e:
+        check(False, 'the browser answers', e)
+    finally:
+        errs = [e for p in pages for e in p.errors()]
+        check(not errs, 'the page\'s script logs no error and throws no '
+              'exception', '; '.join(errs[:5]))
+        b.close()
+        shop.shutdown()
+    return 1 if failed else 0
+
+
+def run(b, pages, shop_url):
+    p = b.new_page()
+    pages.append(p)
+    p.cmd('Emulation.setEmulatedMedia', {'features': [
+        {'name': 'prefers-reduced-motion', 'value': 'reduce'}]})
+
+    # ---- a place in line, live ------------------------------------------
+    p.goto(BASE + '/q/line')
+    pos = number(p)
+    check(pos == 4, 'the page shows position 4 behind 3 waiters', pos)
+    check(shown(p, 'wr-ahead') == '3', 'it shows 3 people ahead',
+          shown(p, 'wr-ahead'))
+    check(shown(p, 'wr-waiting') == '4', 'it shows 4 waiting in all',
+          shown(p, 'wr-waiting'))
+    token = stored(p, 'line')
+    check(token and UUID.match(token), 'the token is kept in localStorage',
+          token)
+    check(p.wait('document.getElementById("wr-live").dataset.conn === '
+                 '"live" && document.getElementById("wr-live-text")'
+                 '.textContent'), 'the page says it is live')
+    check(p.eval('document.getElementById("wr-eta").textContent') ==
+          'no estimate while admissions are paused',
+          'a paused line has no estimate, in words', shown(p, 'wr-eta'))
+
+    # ---- reload keeps the place -----------------------------------------
+    p.eval('document.getElementById("wr-position").textContent = "?"')
+    p.reload()
+    again = number(p)
+    check(stored(p, 'line') == token, 'a reload keeps the same token',
+          stored(p, 'line'))
+    check(again is not None and again <= 4,
+          'after a reload the position is no worse', again)
+
+    # ---- admissions: positions fall, then the shop ------------------------
+    redis('HSET', 'wr:{line}:config', 'state', 'open')
+    fell = p.wait('(function(){var n=+document.getElementById("wr-position")'
+                  '.textContent; return n > 0 && n < 4 ? n : 0;})()', 15)
+    check(fell, 'the position falls as others are admitted', fell)
+    if fell:
+        p.screenshot(os.path.join(ART, 'waiting.png'))
+        check(re.search(r'minute', shown(p, 'wr-eta') or ''),
+              'an open line shows the wait in words', shown(p, 'wr-eta'))
+        bar = p.eval('document.getElementById("wr-progress").value')
+        check(bar and bar > 0, 'the progress bar moved', bar)
+    href = p.wait('location.href.indexOf(%s) === 0 && location.href'
+                  % json.dumps(shop_url), 20)
+    check(href and ('waitroom_token=' + str(token)) in href,
+          'when admitted the browser lands on the redirect with its token',
+          href)
+    check(any(token and token in s for s in Shop.seen),
+          'the protected site received the token', Shop.seen)
+    if href:
+        p.wait('document.readyState === "complete"', 5)
+        p.screenshot(os.path.join(ART, 'entered.png'))
+
+    # ---- Korean, on a phone ------------------------------------------------
+    k = b.new_page(390, 780, True)
+    pages.append(k)
+    k.headers({'Accept-Language': 'ko-KR,ko;q=0.9,en;q=0.5'})
+    k.cmd('Emulation.setEmulatedMedia', {'features': [
+        {'name': 'prefers-reduced-motion', 'value': 'reduce'}]})
+    k.goto(BASE + '/q/other')
+    kpos = number(k)
+    check(kpos == 1, 'a page on a phone shows position 1', kpos)
+    check(k.eval('document.documentElement.lang') == 'ko',
+          'Accept-Language: ko gives <html lang="ko">')
+    check(shown(k, 'wr-heading') == '대기열에 계십니다',
+          'the heading is in Korean', shown(k, 'wr-heading'))
+    check(shown(k, 'wr-eta') == '입장 일시 중지 중 (예상 불가)',
+          'the wait is in Korean words', shown(k, 'wr-eta'))
+    k.screenshot(os.path.join(ART, 'waiting-ko-phone.png'))
+
+    # ---- gone, and joining again ---------------------------------------------
+    ktoken = stored(k, 'other')
+    req = urllib.request.Request('%s/v1/queues/other/tokens/%s' %
+                                 (BASE, ktoken), method='DELETE')
+    urllib.request.urlopen(req, timeout=5).close()
+    st = k.wait('document.body.dataset.state === "gone" && '
+                'document.getElementById("wr-message").textContent', 10)
+    gone_text = k.eval('JSON.parse(document.body.dataset.text).gone')
+    check(st and st == gone_text, 'a token that is gone shows the '
+          'rejoin message', st)
+    check(k.eval('!!document.querySelector("#wr-join button").offsetParent'),
+          'and offers to join again')
+    k.screenshot(os.path.join(ART, 'gone-ko-phone.png'))
+    k.eval('document.getElementById("wr-position").textContent = "?"')
+    k.eval('document.querySelector("#wr-join button").click()')
+    rpos = number(k)
+    rtoken = k.wait('(function(){var v=JSON.parse(localStorage.getItem('
+                    '"waitroom:other")||"null"); return v && v.token;})()')
+    check(rpos == 1 and rtoken not in (None, ktoken),
+          'joining again gives a new token and a position', (rpos, rtoken))
+
+
+if __name__ == '__main__':
+    sys.exit(main())
