@@ -237,9 +237,24 @@ struct run {
 	int fd;		/* single process: the listening socket, else -1 */
 };
 
-static int
-serve(struct app *app, int fd, int ready_fd)
+/* A worker starts with them blocked; now that the loop handles them. */
+static void
+unblock_signals(void)
 {
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
+static int
+serve(struct app *app, int fd, int ready_fd, int worker)
+{
+	unsigned char tag = (unsigned char)(worker < 0 ? 0 : worker);
 	struct event *sigs[3] = { NULL, NULL, NULL };
 	const int signums[3] = { SIGINT, SIGTERM, SIGHUP };
 	char err[512];
@@ -262,7 +277,8 @@ serve(struct app *app, int fd, int ready_fd)
 		if (sigs[i] == NULL || event_add(sigs[i], NULL) == -1)
 			goto done;
 	}
-	if (ready_fd >= 0 && write(ready_fd, "r", 1) != 1)
+	unblock_signals();
+	if (ready_fd >= 0 && write(ready_fd, &tag, 1) != 1)
 		goto done;
 	rc = event_base_dispatch(app->base) == -1;
 done:
@@ -303,7 +319,7 @@ run_instance(int worker, int ready_fd, void *arg)
 	}
 	log_info("event=listen addr=%s port=%d redis=%s queues=%zu",
 	    r->conf->listen, r->port, r->conf->redis, r->conf->nqueues);
-	rc = serve(&app, fd, ready_fd);
+	rc = serve(&app, fd, ready_fd, worker);
 	event_base_free(app.base);
 	return rc;
 }

@@ -29,9 +29,11 @@ struct sup {
 	int n;
 	supervisor_worker *run;
 	void *arg;
-	int ready[2];		/* workers write a byte when they serve */
+	int ready[2];		/* a worker writes its number when it serves */
+	unsigned char serving[SUP_MAX];
 	sigset_t sigs;
 	int stopping;
+	int killed;		/* some worker needed SIGKILL */
 	time_t stop_deadline;
 };
 
@@ -56,7 +58,7 @@ spawn(struct sup *s, int i)
 		return;
 	}
 	if (pid == 0) {
-		sigprocmask(SIG_UNBLOCK, &s->sigs, NULL);
+		/* The signals stay blocked until the worker handles them. */
 		close(s->ready[0]);
 		srandom((unsigned)time(NULL) ^ (unsigned)getpid());
 		_exit(s->run(i, s->ready[1], s->arg));
@@ -80,6 +82,7 @@ reap(struct sup *s)
 			if (w->pid != pid)
 				continue;
 			w->pid = 0;
+			s->serving[i] = 0;
 			if (s->stopping)
 				break;
 			if (mono() - w->started >= SUP_STABLE_S)
@@ -115,34 +118,34 @@ forward(struct sup *s, int sig)
 			kill(s->w[i].pid, sig);
 }
 
-/* Wait until every first worker wrote its byte; 0 when they all did. */
-static int
-wait_ready(struct sup *s)
+/* Note the workers that wrote their number since the last look. */
+static void
+take_ready(struct sup *s)
 {
-	int got = 0;
-	char buf[SUP_MAX];
+	unsigned char buf[SUP_MAX];
 	struct pollfd p = { s->ready[0], POLLIN, 0 };
-	time_t end = mono() + SUP_READY_MS / 1000;
+	ssize_t r;
 
-	while (got < s->n && mono() < end && running(s) == s->n) {
-		ssize_t r;
-
-		if (poll(&p, 1, 100) <= 0)
-			continue;
-		if ((r = read(s->ready[0], buf, sizeof buf)) > 0)
-			got += (int)r;
-	}
-	return got >= s->n ? 0 : -1;
+	if (poll(&p, 1, 100) <= 0 || (r = read(s->ready[0], buf,
+	    sizeof buf)) <= 0)
+		return;
+	for (ssize_t k = 0; k < r; k++)
+		if (buf[k] < s->n && s->w[buf[k]].pid != 0)
+			s->serving[buf[k]] = 1;
 }
 
-/* One signal, or a timeout when a restart is due within a second. */
-static void
-step(struct sup *s)
+static int
+all_serving(const struct sup *s)
 {
-	struct timespec ts = { 1, 0 };
-	int sig = sigtimedwait(&s->sigs, NULL, &ts);
-	time_t now = mono();
+	for (int i = 0; i < s->n; i++)
+		if (!s->serving[i])
+			return 0;
+	return 1;
+}
 
+static void
+on_sig(struct sup *s, int sig, time_t now)
+{
 	if (sig == SIGCHLD)
 		reap(s);
 	else if (sig == SIGHUP)
@@ -153,12 +156,51 @@ step(struct sup *s)
 		s->stop_deadline = now + SUP_STOP_S;
 		forward(s, SIGTERM);
 	}
-	if (s->stopping && now >= s->stop_deadline)
+}
+
+/* Ready workers, pending signals, SIGKILL past the deadline, restarts. */
+static void
+step(struct sup *s)
+{
+	struct timespec zero = { 0, 0 };
+	time_t now;
+	int sig;
+
+	take_ready(s);
+	now = mono();
+	while ((sig = sigtimedwait(&s->sigs, NULL, &zero)) > 0)
+		on_sig(s, sig, now);
+	if (s->stopping && now >= s->stop_deadline && running(s) > 0) {
+		s->killed = 1;
 		forward(s, SIGKILL);
+	}
 	for (int i = 0; i < s->n && !s->stopping; i++)
 		if (s->w[i].pid == 0 && s->w[i].restart_at &&
 		    now >= s->w[i].restart_at)
 			spawn(s, i);
+}
+
+/*
+ * Run until every worker has stopped. on_ready once every worker serves
+ * (a worker that died and came back counts once it serves again).
+ */
+static void
+run_loop(struct sup *s, void (*on_ready)(void *), void *arg)
+{
+	time_t late = mono() + SUP_READY_MS / 1000;
+	int announced = 0, warned = 0;
+
+	while (!s->stopping || running(s) > 0) {
+		step(s);
+		if (!announced && !s->stopping && all_serving(s)) {
+			on_ready(arg);
+			announced = 1;
+		} else if (!announced && !warned && mono() >= late) {
+			log_error("event=workers_not_ready msg=\"not every "
+			    "worker serves yet\"");
+			warned = 1;
+		}
+	}
 }
 
 int
@@ -180,15 +222,9 @@ supervise(int n, supervisor_worker *worker, void *arg,
 	sigprocmask(SIG_BLOCK, &s.sigs, NULL);
 	for (int i = 0; i < s.n; i++)
 		spawn(&s, i);
-	if (wait_ready(&s) == 0)
-		on_ready(arg);
-	else
-		log_error("event=workers_not_ready msg=\"not every worker "
-		    "serves yet\"");
-	while (!s.stopping || running(&s) > 0)
-		step(&s);
+	run_loop(&s, on_ready, arg);
 	close(s.ready[0]);
 	close(s.ready[1]);
-	log_info("event=stopped");
-	return 0;
+	log_info("event=stopped%s", s.killed ? " killed=yes" : "");
+	return s.killed;
 }

@@ -8,13 +8,15 @@
 #ifndef WR_SUPERVISOR_H
 #define WR_SUPERVISOR_H
 
-/* Run worker number i; its return value is its exit status. ready_fd gets
- * one byte once the worker serves. */
+/* Run worker number i; its return value is its exit status. It starts
+ * with SIGINT, SIGTERM, SIGHUP and SIGCHLD blocked, and writes i as one
+ * byte to ready_fd once it handles them and serves. */
 typedef int supervisor_worker(int i, int ready_fd, void *arg);
 
 /*
  * Start n workers and supervise them until SIGTERM/SIGINT. on_ready runs
- * once, when the first n workers all serve. Returns the exit status.
+ * once, when all n workers serve. Returns the exit status: 1 when a
+ * worker had to be killed.
  */
 int supervise(int n, supervisor_worker *worker, void *arg,
     void (*on_ready)(void *arg));
