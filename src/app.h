@@ -17,6 +17,8 @@ struct app {
 	struct http *http;
 	struct admission *admission;
 	struct broadcast *broadcast;
+	const char *admin_token;	/* NULL: the admin API is off */
+	int draining;			/* shutting down: /readyz says 503 */
 };
 
 #endif

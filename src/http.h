@@ -32,4 +32,11 @@ void http_send_error(struct evhttp_request *req, int code, const char *ecode,
 void http_send_unavailable(struct evhttp_request *req);
 void http_send_empty(struct evhttp_request *req, int code);
 
+/*
+ * Count an answer with code in the metrics, with the route and latency
+ * http.c noted on the request. http_send_* do it; a stream calls it when
+ * it sends its headers.
+ */
+void http_observe(struct evhttp_request *req, int code);
+
 #endif
