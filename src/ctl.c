@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "ctl_admin.h"
 #include "plan.h"
 #include "validate.h"
 
@@ -25,6 +26,14 @@ static int ctl_plan(int argc, char **argv);
 static const struct ctl_command ctl_commands[] = {
 	{ "plan", "turn what the site can take into queue settings",
 	  ctl_plan },
+	{ "status", "every queue, or one, with live figures", ctl_admin },
+	{ "pause", "stop admissions of a queue", ctl_admin },
+	{ "resume", "restart admissions of a paused queue", ctl_admin },
+	{ "close", "stop joins to a queue", ctl_admin },
+	{ "open", "restart joins to a closed queue", ctl_admin },
+	{ "set", "create a queue or change its settings", ctl_admin },
+	{ "promote", "admit the next N of a queue now", ctl_admin },
+	{ "kick", "remove one token from a queue", ctl_admin },
 };
 
 #define NCOMMANDS (sizeof ctl_commands / sizeof ctl_commands[0])
@@ -38,7 +47,8 @@ usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", ctl_commands[i].name,
 		    ctl_commands[i].summary);
 	fprintf(f, "\n'waitroomctl COMMAND --help' lists a command's "
-	    "options.\n");
+	    "options.\n\n");
+	ctl_admin_usage(f);
 }
 
 static void
