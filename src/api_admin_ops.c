@@ -113,8 +113,8 @@ promote_count(struct evhttp_request *req)
 	json_t *doc, *n;
 	long count = -1;
 
-	doc = json_loadb((const char *)evbuffer_pullup(in, -1), len,
-	    JSON_REJECT_DUPLICATES, &jerr);
+	doc = len == 0 ? json_null() : json_loadb((const char *)
+	    evbuffer_pullup(in, -1), len, JSON_REJECT_DUPLICATES, &jerr);
 	if (doc == NULL) {
 		http_send_error(req, 400, "bad_json", "the body is not valid "
 		    "JSON: %s (line %d)", jerr.text, jerr.line);
