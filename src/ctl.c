@@ -257,9 +257,34 @@ ctl_plan(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * "waitroomctl --url U status": admin options may come before the
+ * command. Move the command's name to argv[1], options keeping their order.
+ */
+static void
+command_first(int argc, char **argv)
+{
+	static const char *const valued[] = { "--url", "--token-file",
+	    "--timeout" };
+	int i = 1;
+
+	while (i < argc && argv[i][0] == '-' && strcmp(argv[i], "--help") != 0 &&
+	    strcmp(argv[i], "--version") != 0) {
+		for (size_t v = 0; v < sizeof valued / sizeof valued[0]; v++)
+			if (strcmp(argv[i], valued[v]) == 0)
+				i++;
+		i++;
+	}
+	if (i == 1 || i >= argc || argv[i][0] == '-')
+		return;
+	for (char *cmd = argv[i]; i > 1; i--)
+		argv[i] = argv[i - 1], argv[i - 1] = cmd;
+}
+
 int
 main(int argc, char **argv)
 {
+	command_first(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
