@@ -151,6 +151,15 @@ static const char *const columns[] = { "QUEUE", "STATE", "MODE", "WAITING",
     "ABANDONED", "REMOVED", "STREAMS" };
 #define NCOLS (sizeof columns / sizeof columns[0])
 
+/* A string of the answer, or "?" when the server left it out. */
+static const char *
+str_of(json_t *j)
+{
+	const char *s = json_string_value(j);
+
+	return s ? s : "?";
+}
+
 /* The cells of one queue's row, in the order of columns. */
 static void
 row_cells(json_t *q, char cells[NCOLS][72])
@@ -158,14 +167,11 @@ row_cells(json_t *q, char cells[NCOLS][72])
 	static const char *const totals[] = { "joined", "admitted", "expired",
 	    "left", "abandoned", "removed" };
 	json_t *t = json_object_get(q, "totals");
-	const char *mode = json_string_value(json_object_get(
-	    json_object_get(q, "config"), "mode"));
 
-	snprintf(cells[0], 72, "%s", json_string_value(json_object_get(q,
-	    "queue")));
-	snprintf(cells[1], 72, "%s", json_string_value(json_object_get(q,
-	    "state")));
-	snprintf(cells[2], 72, "%s", mode ? mode : "?");
+	snprintf(cells[0], 72, "%s", str_of(json_object_get(q, "queue")));
+	snprintf(cells[1], 72, "%s", str_of(json_object_get(q, "state")));
+	snprintf(cells[2], 72, "%s", str_of(json_object_get(
+	    json_object_get(q, "config"), "mode")));
 	snprintf(cells[3], 72, "%lld", (long long)json_integer_value(
 	    json_object_get(q, "waiting")));
 	snprintf(cells[4], 72, "%lld", (long long)json_integer_value(
@@ -295,8 +301,8 @@ cmd_set(struct admin_opts *o)
 	}
 	snprintf(path, sizeof path, "/v1/admin/queues/%s", o->args[0]);
 	if ((rc = request(o, "PUT", path, body, &doc)) == 0 && !o->json) {
-		printf("queue %s: %s\n", o->args[0], json_string_value(
-		    json_object_get(doc, "result")));
+		printf("queue %s: %s\n", o->args[0],
+		    str_of(json_object_get(doc, "result")));
 		print_config(json_object_get(doc, "config"));
 	}
 	json_decref(body);
@@ -322,8 +328,7 @@ cmd_promote(struct admin_opts *o)
 		printf("queue %s: admitted %zu\n", o->args[0],
 		    json_array_size(tokens));
 		for (size_t i = 0; i < json_array_size(tokens); i++)
-			printf("  %s\n", json_string_value(json_array_get(
-			    tokens, i)));
+			printf("  %s\n", str_of(json_array_get(tokens, i)));
 	}
 	json_decref(body);
 	json_decref(doc);
