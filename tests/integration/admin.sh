@@ -256,6 +256,7 @@ check_status 201 "PUT of a new queue: 201 created"
 check_jq '.result == "created" and .config.batch == 10 and .config.max_active == 1000' \
     "a new queue gets the given fields over the defaults"
 out=$(curl -s -X POST "$B/v1/queues/fresh/tokens")
+# shellcheck disable=SC2034 # read by wait_until's code below
 fresh_token=$(jq -r .token <<<"$out")
 check_eq "$(jq -r .status <<<"$out")" waiting "the second instance takes joins to the new queue at once"
 check_eq "$(curl -s "$B/v1/queues/line" | jq -r .state)" open \
