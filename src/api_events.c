@@ -31,13 +31,16 @@ events_entered(struct api_call *c, const struct facts *f,
 {
 	struct stream st = { 0 };
 	struct token_status ts;
+	json_t *j;
 	char *data;
 
 	st.id = (uint32_t)last_id;
 	facts_status(f, c->queue, &ts);
 	sse_open(&st, c->req, c->app->conf->push_interval * 1000, 30, NULL);
-	if ((data = reply_dump(reply_status(&ts))) != NULL)
+	j = reply_status(&ts);
+	if ((data = j ? reply_dump(j) : NULL) != NULL)
 		sse_event(&st, "entered", data, (size_t)-1);
+	json_decref(j);
 	free(data);
 	sse_end(&st);
 }
