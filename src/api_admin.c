@@ -155,7 +155,8 @@ put_field(struct evhttp_request *req, struct queue_conf *q, const char *key,
 		memcpy(text, json_string_value(v), json_string_length(v) + 1);
 	else {
 		snprintf(err, sizeof err, "key '%s': the value must be a JSON "
-		    "string or integer, without NUL bytes", key);
+		    "string (at most %zu bytes, no NUL) or integer", key,
+		    size - 1);
 		put_refuse(req, key, err);
 		return -1;
 	}
