@@ -1,7 +1,8 @@
 /*
  * admission.c: one timer per queue drives lua/tick.lua. A tick is skipped
  * while the previous one is still in flight, so a slow Redis never builds
- * a backlog of ticks.
+ * a backlog of ticks. A queue dropped while its tick is in flight is
+ * unlinked at once and freed when the tick's answer comes back.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,29 +16,43 @@
 #include "keys.h"
 #include "log.h"
 #include "store.h"
+#include "validate.h"
 
 struct tick {
 	struct admission *a;
 	char queue[CONF_QUEUE_ID_MAX + 1];
 	struct event *ev;
 	int inflight;
+	int dropped;		/* unlinked; tick_done frees it */
+	int listed;		/* in the registry at the last sync */
+	struct tick *next;
 };
 
 struct admission {
 	struct app *app;
 	struct tick *ticks;
-	size_t nticks;
+	struct event *sync;
+	int sync_inflight;
+	char registry[KEYS_MAX];
 };
 
 static void
-tick_schedule(struct tick *t)
+period_add(struct event *ev)
 {
 	/* A tenth of jitter, so instances do not tick in step. */
 	long ms = ADMISSION_PERIOD_MS - ADMISSION_PERIOD_MS / 20 +
 	    random() % (ADMISSION_PERIOD_MS / 10 + 1);
 	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
 
-	evtimer_add(t->ev, &tv);
+	evtimer_add(ev, &tv);
+}
+
+static void
+tick_free(struct tick *t)
+{
+	if (t->ev)
+		event_free(t->ev);
+	free(t);
 }
 
 static long long
@@ -54,6 +69,10 @@ tick_done(const struct store_result *res, void *arg)
 	const redisReply *r = res->reply;
 
 	t->inflight = 0;
+	if (t->dropped) {
+		tick_free(t);
+		return;
+	}
 	if (res->status != STORE_OK) {
 		if (res->status == STORE_ERROR)
 			log_error("event=tick_failed queue=%s error=\"%s\"",
@@ -77,7 +96,7 @@ tick_fire(evutil_socket_t fd, short what, void *arg)
 	struct queue_keys k;
 	char cap[16];
 
-	tick_schedule(t);
+	period_add(t->ev);
 	if (t->inflight || !store_is_ready(app->store))
 		return;
 	api_queue_argv(app, t->queue, &k, argv);
@@ -89,25 +108,117 @@ tick_fire(evutil_socket_t fd, short what, void *arg)
 		t->inflight = 1;
 }
 
+static struct tick *
+tick_find(const struct admission *a, const char *queue)
+{
+	for (struct tick *t = a->ticks; t; t = t->next)
+		if (strcmp(t->queue, queue) == 0)
+			return t;
+	return NULL;
+}
+
+int
+admission_add(struct admission *a, const char *queue)
+{
+	struct tick *t;
+
+	if ((t = tick_find(a, queue)) != NULL) {
+		t->listed = 1;
+		return 0;
+	}
+	if (!valid_queue_id(queue) || (t = calloc(1, sizeof *t)) == NULL)
+		return -1;
+	t->a = a;
+	t->listed = 1;
+	snprintf(t->queue, sizeof t->queue, "%s", queue);
+	if ((t->ev = evtimer_new(a->app->base, tick_fire, t)) == NULL) {
+		free(t);
+		return -1;
+	}
+	t->next = a->ticks;
+	a->ticks = t;
+	period_add(t->ev);
+	log_debug("event=tick_start queue=%s", queue);
+	return 0;
+}
+
+static void
+tick_unlink(struct admission *a, struct tick *t)
+{
+	struct tick **p = &a->ticks;
+
+	while (*p != t)
+		p = &(*p)->next;
+	*p = t->next;
+	log_debug("event=tick_stop queue=%s", t->queue);
+	if (t->inflight) {
+		evtimer_del(t->ev);
+		t->dropped = 1;
+	} else
+		tick_free(t);
+}
+
+void
+admission_remove(struct admission *a, const char *queue)
+{
+	struct tick *t = tick_find(a, queue);
+
+	if (t)
+		tick_unlink(a, t);
+}
+
+/* The registry's members: tick the new ones, stop the dropped ones. */
+static void
+sync_done(const struct store_result *res, void *arg)
+{
+	struct admission *a = arg;
+	const redisReply *r = res->reply;
+	struct tick *t, *next;
+
+	a->sync_inflight = 0;
+	if (res->status != STORE_OK || r->type != REDIS_REPLY_ARRAY)
+		return;
+	for (t = a->ticks; t; t = t->next)
+		t->listed = 0;
+	for (size_t i = 0; i < r->elements; i++)
+		if (r->element[i]->type == REDIS_REPLY_STRING)
+			admission_add(a, r->element[i]->str);
+	for (t = a->ticks; t; t = next) {
+		next = t->next;
+		if (!t->listed)
+			tick_unlink(a, t);
+	}
+}
+
+static void
+sync_fire(evutil_socket_t fd, short what, void *arg)
+{
+	struct admission *a = arg;
+	const char *argv[] = { "SMEMBERS", a->registry };
+
+	period_add(a->sync);
+	if (a->sync_inflight || !store_is_ready(a->app->store))
+		return;
+	if (store_command(a->app->store, 2, argv, NULL, sync_done, a) == 0)
+		a->sync_inflight = 1;
+}
+
 struct admission *
 admission_new(struct app *app)
 {
 	struct admission *a = calloc(1, sizeof *a);
 	const struct conf *c = app->conf;
 
-	if (a == NULL || (c->nqueues > 0 &&
-	    (a->ticks = calloc(c->nqueues, sizeof *a->ticks)) == NULL))
-		goto fail;
+	if (a == NULL)
+		return NULL;
 	a->app = app;
-	for (size_t i = 0; i < c->nqueues; i++, a->nticks++) {
-		struct tick *t = &a->ticks[i];
-
-		t->a = a;
-		snprintf(t->queue, sizeof t->queue, "%s", c->queues[i].name);
-		if ((t->ev = evtimer_new(app->base, tick_fire, t)) == NULL)
+	keys_registry(a->registry, c->key_prefix);
+	if ((a->sync = evtimer_new(app->base, sync_fire, a)) == NULL)
+		goto fail;
+	period_add(a->sync);
+	for (size_t i = 0; i < c->nqueues; i++)
+		if (admission_add(a, c->queues[i].name) == -1)
 			goto fail;
-		tick_schedule(t);
-	}
 	return a;
 fail:
 	admission_free(a);
@@ -119,9 +230,30 @@ admission_free(struct admission *a)
 {
 	if (a == NULL)
 		return;
-	for (size_t i = 0; i < a->nticks; i++)
-		if (a->ticks[i].ev)
-			event_free(a->ticks[i].ev);
-	free(a->ticks);
+	while (a->ticks) {
+		struct tick *t = a->ticks;
+
+		a->ticks = t->next;
+		tick_free(t);
+	}
+	if (a->sync)
+		event_free(a->sync);
 	free(a);
+}
+
+static int
+name_cmp(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+size_t
+admission_names(const struct admission *a, const char **names, size_t max)
+{
+	size_t n = 0;
+
+	for (const struct tick *t = a->ticks; t && n < max; t = t->next)
+		names[n++] = t->queue;
+	qsort(names, n, sizeof *names, name_cmp);
+	return n;
 }

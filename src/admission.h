@@ -2,9 +2,18 @@
  * admission.h: the admission tick. Every instance runs one timer per queue;
  * each tick is one call of lua/tick.lua, whose tick key in Redis makes the
  * configured rate global however many instances run.
+ *
+ * The queues are those of the registry in Redis (keys_registry): the file's
+ * queues are written there at startup, the admin API adds and drops
+ * others, and every instance reads it again each period, so a queue
+ * created on one instance is ticked by all within one period. A tick reads
+ * the queue's configuration from Redis, so an admin change takes effect on
+ * every instance at its next tick.
  */
 #ifndef WR_ADMISSION_H
 #define WR_ADMISSION_H
+
+#include <stddef.h>
 
 #include "app.h"
 
@@ -13,9 +22,18 @@
 
 struct admission;
 
-/* Start ticking every queue of app->conf. */
+/* Start ticking every queue of app->conf, and follow the registry. */
 struct admission *admission_new(struct app *app);
 /* Free after store_free: a tick in flight is answered there. */
 void admission_free(struct admission *a);
+
+/* Tick queue from now on (the admin API created it); 0, or -1 (memory). */
+int admission_add(struct admission *a, const char *queue);
+/* Stop ticking queue (the admin API dropped it). */
+void admission_remove(struct admission *a, const char *queue);
+
+/* The names of the queues ticked, borrowed until the next change, sorted. */
+size_t admission_names(const struct admission *a, const char **names,
+    size_t max);
 
 #endif

@@ -1,7 +1,9 @@
 /* api.c: what every endpoint that calls a script shares. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "admission.h"
 #include "api.h"
 #include "conf.h"
 #include "http.h"
@@ -89,4 +91,57 @@ api_reply_result(struct api_call *c, const char *result)
 		http_send_error(c->req, 500, "internal",
 		    "the queue store answered something unexpected");
 	}
+}
+
+struct api_call *
+api_call_new(struct app *app, struct evhttp_request *req, const char *queue,
+    void (*done)(struct api_call *, const redisReply *))
+{
+	struct api_call *c = calloc(1, sizeof *c);
+
+	if (c == NULL) {
+		http_send_error(req, 500, "internal", "out of memory");
+		return NULL;
+	}
+	c->app = app, c->req = req, c->done = done;
+	snprintf(c->queue, sizeof c->queue, "%s", queue);
+	return c;
+}
+
+#define API_SHOW_MAX 4096	/* queues in one answer */
+
+void
+api_show_run(struct app *app, struct evhttp_request *req,
+    const char *const *names, size_t n,
+    void (*done)(struct api_call *c, const redisReply *r))
+{
+	const char *known[API_SHOW_MAX], **argv = NULL;
+	struct queue_keys *k = NULL;
+	struct show_call *sc;
+
+	if (names == NULL) {
+		n = admission_names(app->admission, known, API_SHOW_MAX);
+		names = known;
+	}
+	sc = calloc(1, sizeof *sc + (n ? n : 1) * sizeof sc->names[0]);
+	k = calloc(n ? n : 1, sizeof *k);
+	argv = calloc(n ? n * API_QUEUE_KEYS : 1, sizeof *argv);
+	if (sc == NULL || k == NULL || argv == NULL) {
+		free(sc);
+		http_send_error(req, 500, "internal", "out of memory");
+		goto done;
+	}
+	sc->call.app = app, sc->call.req = req, sc->call.done = done;
+	sc->n = n;
+	if (n == 1)
+		snprintf(sc->call.queue, sizeof sc->call.queue, "%s", names[0]);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(sc->names[i], sizeof sc->names[i], "%s", names[i]);
+		api_queue_argv(app, names[i], &k[i], argv + i * API_QUEUE_KEYS);
+	}
+	api_call_run(&sc->call, LUA_ADMIN_SHOW, (int)(n * API_QUEUE_KEYS),
+	    (int)(n * API_QUEUE_KEYS), argv);
+done:
+	free(k);
+	free(argv);
 }

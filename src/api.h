@@ -23,6 +23,9 @@ api_handler api_join, api_token;
 api_handler api_summary;
 api_handler api_events;
 api_handler api_page, api_asset;
+api_handler api_metrics;
+api_handler api_admin_list, api_admin_queue;
+api_handler api_admin_state, api_admin_promote, api_admin_kick;
 
 /* One Redis round trip on behalf of a request. */
 struct api_call {
@@ -47,6 +50,25 @@ void api_queue_argv(struct app *app, const char *queue, struct queue_keys *k,
  */
 void api_call_run(struct api_call *c, enum lua_script_id script, int nkeys,
     int argc, const char *const *argv);
+
+/*
+ * Figures of several queues (lua/admin_show.lua) in one round trip; the
+ * names ride along so done can pair each reply entry with its queue.
+ */
+struct show_call {
+	struct api_call call;	/* first: api.c frees it as an api_call */
+	size_t n;
+	char names[][CONF_QUEUE_ID_MAX + 1];
+};
+
+/* Run admin_show.lua for names (the queues admission ticks when NULL). */
+void api_show_run(struct app *app, struct evhttp_request *req,
+    const char *const *names, size_t n,
+    void (*done)(struct api_call *c, const redisReply *r));
+
+/* A new api_call for an endpoint of queue; NULL after answering 500. */
+struct api_call *api_call_new(struct app *app, struct evhttp_request *req,
+    const char *queue, void (*done)(struct api_call *, const redisReply *));
 
 /* Reply to a script's result that is not a success ("no_queue"...). */
 void api_reply_result(struct api_call *c, const char *result);

@@ -1,4 +1,7 @@
-/* api_health.c: /healthz (the process answers) and /readyz (it can serve). */
+/*
+ * api_health.c: /healthz (the process answers) and /readyz (it can serve:
+ * Redis is there and it is not shutting down).
+ */
 #include <jansson.h>
 
 #include "api.h"
@@ -16,6 +19,13 @@ void
 api_readyz(struct app *app, struct evhttp_request *req,
     const struct route_match *m)
 {
+	if (app->draining) {
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+		    "Retry-After", "1");
+		http_send_error(req, 503, "draining", "this instance is "
+		    "shutting down; send new visitors elsewhere");
+		return;
+	}
 	if (!store_is_ready(app->store)) {
 		http_send_unavailable(req);
 		return;

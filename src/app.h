@@ -19,6 +19,8 @@ struct app {
 	struct admission *admission;
 	struct broadcast *broadcast;
 	const struct pages *pages;	/* the waiting page's templates */
+	const char *admin_token;	/* NULL: the admin API is off */
+	int draining;			/* shutting down: /readyz says 503 */
 };
 
 #endif

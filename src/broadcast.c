@@ -26,6 +26,7 @@
 #include "ipcount.h"
 #include "keys.h"
 #include "log.h"
+#include "metrics.h"
 #include "reply.h"
 #include "sse.h"
 #include "sse_frame.h"
@@ -35,6 +36,7 @@ struct bqueue {
 	char name[CONF_QUEUE_ID_MAX + 1];
 	char redirect[2049];
 	long long waiting;
+	size_t streams;		/* open streams of this queue */
 };
 
 struct broadcast {
@@ -205,10 +207,12 @@ stream_close(struct broadcast *b, struct stream *st, const char *reason,
 	uuid_unparse_lower(st->token, tok);
 	log_debug("event=stream_close queue=%s token=%s reason=\"%s\"",
 	    b->queues[st->queue].name, log_tok(tok, short_tok), reason);
+	metrics_stream_close(reason);
 	table_remove(b, st);
 	slot_remove(b, st);
 	ipcount_release(b->ips, st->ip);
 	b->count--;
+	b->queues[st->queue].streams--;
 	st->closed = 1;
 	if (how == CLOSE_END)
 		sse_end(st);
@@ -338,6 +342,12 @@ batch_apply(struct batch *bt, const redisReply *r)
 	const redisReply *kinds, *vals;
 	struct facts f;
 
+	if (facts_parse(r, &f) == 0 && strcmp(f.result, "no_queue") == 0) {
+		for (int i = 0; i < bt->n; i++)
+			if (!bt->st[i]->closed)
+				stream_gone(b, bt->st[i], "queue dropped");
+		return;
+	}
 	if (facts_parse(r, &f) == -1 || r->elements != 17 ||
 	    (kinds = r->element[15])->type != REDIS_REPLY_STRING ||
 	    (vals = r->element[16])->type != REDIS_REPLY_ARRAY ||
@@ -477,27 +487,50 @@ broadcast_tick(evutil_socket_t fd, short what, void *arg)
 
 /* ---- promotions published by any instance ------------------------- */
 
-/* "entered <expiry_ms> <token> <token>..." on <prefix>:{<queue>}:events */
+/* Every stream of queue q: the admin API dropped the queue. */
+static void
+broadcast_dropped(struct broadcast *b, int q)
+{
+	for (size_t i = 0; i < b->tsize; i++) {
+		struct stream *st, *next;
+
+		for (st = b->table[i]; st; st = next) {
+			next = st->hnext;
+			if (st->queue == q)
+				stream_gone(b, st, "queue dropped");
+		}
+	}
+}
+
+/*
+ * On <prefix>:{<queue>}:events:
+ *   "entered <expiry_ms> <token> <token>..."  (admitted)
+ *   "gone <reason> <token> <token>..."        (removed by the admin API)
+ *   "dropped"                                 (the queue is gone)
+ */
 static void
 broadcast_message(const char *channel, const char *msg, size_t len,
     void *arg)
 {
 	struct broadcast *b = arg;
 	const char *open = strchr(channel, '{'), *close;
-	char *copy, *save, *word;
-	long long expiry;
-	int q;
+	char *copy, *save, *word, *arg1;
+	int q, entered;
 
-	if (len <= 8)
-		return;
 	if (open == NULL || (close = strchr(open, '}')) == NULL ||
-	    strncmp(msg, "entered ", 8) != 0 ||
 	    (q = bq_find(b, open + 1, (size_t)(close - open - 1))) < 0 ||
-	    (copy = strndup(msg + 8, len - 8)) == NULL)
+	    (copy = strndup(msg, len)) == NULL)
 		return;
 	word = strtok_r(copy, " ", &save);
-	expiry = word ? strtoll(word, NULL, 10) : 0;
-	while (word && (word = strtok_r(NULL, " ", &save)) != NULL) {
+	entered = word && strcmp(word, "entered") == 0;
+	if (word && strcmp(word, "dropped") == 0)
+		broadcast_dropped(b, q);
+	if (!entered && (word == NULL || strcmp(word, "gone") != 0)) {
+		free(copy);
+		return;
+	}
+	arg1 = strtok_r(NULL, " ", &save);
+	while (arg1 && (word = strtok_r(NULL, " ", &save)) != NULL) {
 		unsigned char tok[16];
 		struct stream *st, *next;
 
@@ -505,8 +538,12 @@ broadcast_message(const char *channel, const char *msg, size_t len,
 			continue;
 		for (st = b->table[tok_hash(b, tok)]; st; st = next) {
 			next = st->hnext;
-			if (st->queue == q && memcmp(st->token, tok, 16) == 0)
-				stream_entered(b, st, expiry);
+			if (st->queue != q || memcmp(st->token, tok, 16) != 0)
+				continue;
+			if (entered)
+				stream_entered(b, st, strtoll(arg1, NULL, 10));
+			else
+				stream_gone(b, st, arg1);
 		}
 	}
 	free(copy);
@@ -561,6 +598,7 @@ broadcast_start(struct broadcast *b, struct evhttp_request *req,
 	table_put(b, st);
 	slot_put(b, st, slot_pick(b));
 	b->count++;
+	b->queues[q].streams++;
 	stream_status(b, st, f, f->n, 1);
 }
 
@@ -585,6 +623,21 @@ size_t
 broadcast_count(const struct broadcast *b)
 {
 	return b->count;
+}
+
+size_t
+broadcast_queue_streams(const struct broadcast *b, const char *queue)
+{
+	for (size_t i = 0; i < b->nqueues; i++)
+		if (strcmp(b->queues[i].name, queue) == 0)
+			return b->queues[i].streams;
+	return 0;
+}
+
+unsigned long
+broadcast_reconnects(const struct broadcast *b)
+{
+	return store_reconnects(b->sub);
 }
 
 /* Streams allowed: the configured cap, else what the fd limit leaves. */

@@ -48,5 +48,9 @@ void broadcast_start(struct broadcast *b, struct evhttp_request *req,
 void broadcast_drain(struct broadcast *b, long retry_ms);
 
 size_t broadcast_count(const struct broadcast *b);
+/* Open streams of one queue in this process. */
+size_t broadcast_queue_streams(const struct broadcast *b, const char *queue);
+/* Reconnections of the subscriber connection. */
+unsigned long broadcast_reconnects(const struct broadcast *b);
 
 #endif

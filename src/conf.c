@@ -561,6 +561,18 @@ conf_queue_fields(const struct queue_conf *q,
 	}
 }
 
+enum conf_key_kind
+conf_queue_key_kind(const char *key)
+{
+	const struct conf_key *k = key_find(key);
+
+	if (k == NULL || !(k->scope & SC_QUEUE))
+		return CONF_UNKNOWN;
+	if (k->scope != SC_QUEUE)
+		return CONF_LOCAL;
+	return k->type == T_INT ? CONF_SHARED_INT : CONF_SHARED_TEXT;
+}
+
 const char *
 conf_mode_name(int mode)
 {

@@ -72,6 +72,16 @@ int conf_global_set(struct conf *c, const char *key, const char *value,
 int conf_queue_set(struct queue_conf *q, const char *key, const char *value,
     char *err, size_t errlen);
 
+/*
+ * What a queue key is, for the admin API (which sets the shared fields of
+ * the Redis hash and shows them typed): CONF_SHARED_INT or CONF_SHARED_TEXT
+ * for a key of the hash, CONF_LOCAL for a queue key each host keeps for
+ * itself (page_template), CONF_UNKNOWN for anything else.
+ */
+enum conf_key_kind { CONF_UNKNOWN, CONF_LOCAL, CONF_SHARED_INT,
+	CONF_SHARED_TEXT };
+enum conf_key_kind conf_queue_key_kind(const char *key);
+
 /* A queue with the defaults, named name. */
 void conf_queue_init(struct queue_conf *q, const char *name);
 void conf_queue_free(struct queue_conf *q);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "ctl_admin.h"
 #include "plan.h"
 #include "validate.h"
 
@@ -25,6 +26,14 @@ static int ctl_plan(int argc, char **argv);
 static const struct ctl_command ctl_commands[] = {
 	{ "plan", "turn what the site can take into queue settings",
 	  ctl_plan },
+	{ "status", "every queue, or one, with live figures", ctl_admin },
+	{ "pause", "stop admissions of a queue", ctl_admin },
+	{ "resume", "restart admissions of a paused queue", ctl_admin },
+	{ "close", "stop joins to a queue", ctl_admin },
+	{ "open", "restart joins to a closed queue", ctl_admin },
+	{ "set", "create a queue or change its settings", ctl_admin },
+	{ "promote", "admit the next N of a queue now", ctl_admin },
+	{ "kick", "remove one token from a queue", ctl_admin },
 };
 
 #define NCOMMANDS (sizeof ctl_commands / sizeof ctl_commands[0])
@@ -38,7 +47,8 @@ usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", ctl_commands[i].name,
 		    ctl_commands[i].summary);
 	fprintf(f, "\n'waitroomctl COMMAND --help' lists a command's "
-	    "options.\n");
+	    "options.\n\n");
+	ctl_admin_usage(f);
 }
 
 static void
@@ -247,9 +257,34 @@ ctl_plan(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * "waitroomctl --url U status": admin options may come before the
+ * command. Move the command's name to argv[1], options keeping their order.
+ */
+static void
+command_first(int argc, char **argv)
+{
+	static const char *const valued[] = { "--url", "--token-file",
+	    "--timeout" };
+	int i = 1;
+
+	while (i < argc && argv[i][0] == '-' && strcmp(argv[i], "--help") != 0 &&
+	    strcmp(argv[i], "--version") != 0) {
+		for (size_t v = 0; v < sizeof valued / sizeof valued[0]; v++)
+			if (strcmp(argv[i], valued[v]) == 0)
+				i++;
+		i++;
+	}
+	if (i == 1 || i >= argc || argv[i][0] == '-')
+		return;
+	for (char *cmd = argv[i]; i > 1; i--)
+		argv[i] = argv[i - 1], argv[i - 1] = cmd;
+}
+
 int
 main(int argc, char **argv)
 {
+	command_first(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

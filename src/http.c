@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/buffer.h>
@@ -17,10 +18,12 @@
 #include <event2/listener.h>
 
 #include "api.h"
+#include "auth.h"
 #include "conf.h"
 #include "cors.h"
 #include "http.h"
 #include "log.h"
+#include "metrics.h"
 #include "reply.h"
 
 #define HTTP_MAX_HEADERS 8192
@@ -28,6 +31,13 @@
 #define HTTP_TIMEOUT_S 30
 
 #define HTTP_ACCEPT_PAUSE_MS 250	/* after accept fails (EMFILE...) */
+
+/*
+ * The route and arrival time of a request ride along as an input header:
+ * evhttp has no user pointer on a server request, and a header lives and
+ * dies with the request, even one whose client left before the answer.
+ */
+#define HTTP_STAMP "X-Waitroom-Stamp"
 
 struct http {
 	struct app *app;
@@ -45,6 +55,15 @@ static api_handler *const handlers[] = {
 	[ROUTE_EVENTS] = api_events,
 	[ROUTE_PAGE] = api_page,
 	[ROUTE_ASSET] = api_asset,
+	[ROUTE_METRICS] = api_metrics,
+	[ROUTE_ADMIN_QUEUES] = api_admin_list,
+	[ROUTE_ADMIN_QUEUE] = api_admin_queue,
+	[ROUTE_ADMIN_PAUSE] = api_admin_state,
+	[ROUTE_ADMIN_RESUME] = api_admin_state,
+	[ROUTE_ADMIN_CLOSE] = api_admin_state,
+	[ROUTE_ADMIN_OPEN] = api_admin_state,
+	[ROUTE_ADMIN_PROMOTE] = api_admin_promote,
+	[ROUTE_ADMIN_TOKEN] = api_admin_kick,
 };
 
 /*
@@ -55,6 +74,40 @@ static api_handler *const handlers[] = {
 	"style-src 'self'; img-src 'self' data:; connect-src 'self'; " \
 	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 #define HTTP_CORS_MAX_AGE "600"
+
+static long long
+http_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static void
+http_stamp(struct evhttp_request *req, int route, long long start_us)
+{
+	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
+	char v[48];
+
+	while (evhttp_remove_header(in, HTTP_STAMP) == 0)
+		;
+	snprintf(v, sizeof v, "%d %lld", route, start_us);
+	evhttp_add_header(in, HTTP_STAMP, v);
+}
+
+void
+http_observe(struct evhttp_request *req, int code)
+{
+	const char *v = evhttp_find_header(evhttp_request_get_input_headers(req),
+	    HTTP_STAMP);
+	long long start;
+	int route;
+
+	if (v == NULL || sscanf(v, "%d %lld", &route, &start) != 2)
+		return;
+	metrics_http(route, code, (double)(http_now_us() - start) / 1e6);
+}
 
 static const char *
 http_reason(int code)
@@ -94,6 +147,7 @@ http_send(struct evhttp_request *req, int code, const char *body)
 	log_debug("event=request method=%d uri=\"%.80s\" status=%d",
 	    (int)evhttp_request_get_command(req), evhttp_request_get_uri(req),
 	    code);
+	http_observe(req, code);
 	evhttp_send_reply(req, code, http_reason(code), buf);
 	if (buf)
 		evbuffer_free(buf);
@@ -319,6 +373,34 @@ http_preflight(struct app *app, struct evhttp_request *req,
 	http_send_empty(req, 204);
 }
 
+/*
+ * The admin gate: 404 when the admin API is off, 401 without the token.
+ * Returns 1 when the request may go on.
+ */
+static int
+http_admin_ok(struct app *app, struct evhttp_request *req)
+{
+	const char *h;
+
+	if (app->admin_token == NULL) {
+		http_send_error(req, 404, "not_found", "no such path (the admin "
+		    "API is off: no admin_token_file is configured)");
+		return 0;
+	}
+	h = evhttp_find_header(evhttp_request_get_input_headers(req),
+	    "Authorization");
+	if (auth_check(h, app->admin_token))
+		return 1;
+	log_info("event=admin_unauthorized uri=\"%.80s\" reason=%s",
+	    evhttp_request_get_uri(req), h ? "wrong_token" : "no_token");
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "WWW-Authenticate", "Bearer realm=\"waitroom admin\"");
+	http_send_error(req, 401, "unauthorized", "the admin API needs "
+	    "'Authorization: Bearer <admin token>' with the token of "
+	    "admin_token_file");
+	return 0;
+}
+
 static void
 http_dispatch(struct evhttp_request *req, void *arg)
 {
@@ -329,7 +411,9 @@ http_dispatch(struct evhttp_request *req, void *arg)
 	enum route_result rr;
 	const char *origin;
 	size_t body;
+	long long start_us = http_now_us();
 
+	http_stamp(req, ROUTE_NONE, start_us);
 	if (path == NULL || http_bad_framing(req)) {
 		http_send_error(req, 400, "bad_request",
 		    "malformed request line or framing headers");
@@ -337,6 +421,9 @@ http_dispatch(struct evhttp_request *req, void *arg)
 	}
 	rr = route_match(http_method(evhttp_request_get_command(req)), path,
 	    &m);
+	http_stamp(req, m.id, start_us);
+	if (route_is_admin(path) && !http_admin_ok(app, req))
+		return;
 	origin = evhttp_find_header(evhttp_request_get_input_headers(req),
 	    "Origin");
 	if (rr == ROUTE_BAD_METHOD && m.method == RM_OPTIONS && origin &&

@@ -38,4 +38,11 @@ void http_send_html(struct evhttp_request *req, int code, const char *body,
 void http_send_file(struct evhttp_request *req, const char *type,
     const char *body, size_t len);
 
+/*
+ * Count an answer with code in the metrics, with the route and latency
+ * http.c noted on the request. http_send_* do it; a stream calls it when
+ * it sends its headers.
+ */
+void http_observe(struct evhttp_request *req, int code);
+
 #endif

@@ -46,3 +46,12 @@ keys_user(char *buf, size_t size, const char *prefix, const char *queue,
 
 	return n < 0 || (size_t)n >= size ? -1 : n;
 }
+
+int
+keys_registry(char buf[KEYS_MAX], const char *prefix)
+{
+	if (!keys_valid_prefix(prefix))
+		return -1;
+	snprintf(buf, KEYS_MAX, "%s:queues", prefix);
+	return 0;
+}

@@ -27,6 +27,11 @@ struct queue_keys {
 int keys_valid_prefix(const char *prefix);
 /* Fill every key of queue; -1 when prefix or queue is not valid. */
 int keys_queue(struct queue_keys *k, const char *prefix, const char *queue);
+/*
+ * <prefix>:queues, the set of every queue's name, so every instance ticks
+ * the queues the admin API created too; -1 when the prefix is not valid.
+ */
+int keys_registry(char buf[KEYS_MAX], const char *prefix);
 /* <prefix>:{<queue>}:user:<user>; -1 when it does not fit. */
 int keys_user(char *buf, size_t size, const char *prefix, const char *queue,
     const char *user);

@@ -17,6 +17,7 @@
 #include "admission.h"
 #include "app.h"
 #include "api.h"
+#include "auth.h"
 #include "broadcast.h"
 #include "conf.h"
 #include "config.h"
@@ -160,15 +161,20 @@ on_store_ready(int first, void *arg)
 	struct app *app = arg;
 	struct conf *c = app->conf;
 
+	char registry[KEYS_MAX];
+
+	keys_registry(registry, c->key_prefix);
 	for (size_t i = 0; i < c->nqueues; i++) {
 		struct field_args a = { { NULL }, { NULL }, 0, 0 };
 		struct queue_keys k;
 
 		keys_queue(&k, c->key_prefix, c->queues[i].name);
 		a.argv[a.argc++] = k.config;
+		a.argv[a.argc++] = registry;
 		a.argv[a.argc++] = first ? "replace" : "missing";
+		a.argv[a.argc++] = c->queues[i].name;
 		conf_queue_fields(&c->queues[i], add_field, &a);
-		store_eval(app->store, LUA_CONFIG_INIT, 1, a.argc, a.argv,
+		store_eval(app->store, LUA_CONFIG_INIT, 2, a.argc, a.argv,
 		    NULL, queue_written, NULL);
 		for (int j = 0; j < a.ncopies; j++)
 			free(a.copies[j]);
@@ -195,6 +201,7 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 		return;
 	}
 	log_info("event=shutdown signal=%d", (int)sig);
+	app->draining = 1;
 	http_stop_accepting(app->http);
 	broadcast_drain(app->broadcast, DRAIN_RETRY_MS);
 	event_base_loopexit(app->base, &tv);
@@ -233,6 +240,7 @@ struct run {
 	struct conf *conf;
 	const struct pages *pages;
 	const struct opts *opts;
+	const char *admin_token;	/* NULL: the admin API is off */
 	int port;
 	int fd;		/* single process: the listening socket, else -1 */
 };
@@ -313,6 +321,7 @@ run_instance(int worker, int ready_fd, void *arg)
 	}
 	app.conf = r->conf;
 	app.pages = r->pages;
+	app.admin_token = r->admin_token;
 	if ((app.base = event_base_new()) == NULL) {
 		log_error("event=startup_failed error=\"no event base\"");
 		return 1;
@@ -349,9 +358,10 @@ worker_count(const struct conf *c)
  * supervises workers that each listen on it with SO_REUSEPORT.
  */
 static int
-start(struct conf *c, const struct pages *pages, const struct opts *o)
+start(struct conf *c, const struct pages *pages, const struct opts *o,
+    const char *admin_token)
 {
-	struct run r = { c, pages, o, 0, -1 };
+	struct run r = { c, pages, o, admin_token, 0, -1 };
 	long n = worker_count(c);
 	char err[512];
 	int fd, rc;
@@ -378,12 +388,18 @@ main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct pages *pages;
 	struct conf c;
-	char err[CONF_ERR_MAX];
+	char token[AUTH_TOKEN_MAX + 1], err[CONF_ERR_MAX];
 	int rc;
 
 	if ((rc = parse_args(argc, argv, &o)) != 0)
 		return rc == 1 ? 0 : 2;
 	if (load_conf(&c, &o) == -1) {
+		conf_free(&c);
+		return 1;
+	}
+	if (c.admin_token_file && auth_token_load(c.admin_token_file, token,
+	    err, sizeof err) == -1) {
+		fprintf(stderr, "waitroomd: %s\n", err);
 		conf_free(&c);
 		return 1;
 	}
@@ -402,7 +418,7 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	raise_fd_limit();
 	srandom((unsigned)time(NULL) ^ (unsigned)getpid());
-	rc = start(&c, pages, &o);
+	rc = start(&c, pages, &o, c.admin_token_file ? token : NULL);
 	pages_free(pages);
 	conf_free(&c);
 	return rc;

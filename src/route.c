@@ -16,18 +16,52 @@ struct route {
 	enum route_id id;
 	const char *pattern;
 	int methods;
+	const char *name;
 };
 
 static const struct route routes[] = {
-	{ ROUTE_HEALTHZ, "/healthz", RM_GET },
-	{ ROUTE_READYZ, "/readyz", RM_GET },
-	{ ROUTE_QUEUE, "/v1/queues/:q", RM_GET },
-	{ ROUTE_TOKENS, "/v1/queues/:q/tokens", RM_POST },
-	{ ROUTE_TOKEN, "/v1/queues/:q/tokens/:t", RM_GET | RM_DELETE },
-	{ ROUTE_EVENTS, "/v1/queues/:q/tokens/:t/events", RM_GET },
-	{ ROUTE_PAGE, "/q/:q", RM_GET | RM_POST },
-	{ ROUTE_ASSET, "/assets/:f", RM_GET },
+	{ ROUTE_HEALTHZ, "/healthz", RM_GET, "healthz" },
+	{ ROUTE_READYZ, "/readyz", RM_GET, "readyz" },
+	{ ROUTE_QUEUE, "/v1/queues/:q", RM_GET, "queue" },
+	{ ROUTE_TOKENS, "/v1/queues/:q/tokens", RM_POST, "join" },
+	{ ROUTE_TOKEN, "/v1/queues/:q/tokens/:t", RM_GET | RM_DELETE, "token" },
+	{ ROUTE_EVENTS, "/v1/queues/:q/tokens/:t/events", RM_GET, "events" },
+	{ ROUTE_METRICS, "/metrics", RM_GET, "metrics" },
+	{ ROUTE_ADMIN_QUEUES, "/v1/admin/queues", RM_GET, "admin_queues" },
+	{ ROUTE_ADMIN_QUEUE, "/v1/admin/queues/:q", RM_GET | RM_PUT | RM_DELETE,
+	  "admin_queue" },
+	{ ROUTE_ADMIN_PAUSE, "/v1/admin/queues/:q/pause", RM_POST,
+	  "admin_pause" },
+	{ ROUTE_ADMIN_RESUME, "/v1/admin/queues/:q/resume", RM_POST,
+	  "admin_resume" },
+	{ ROUTE_ADMIN_CLOSE, "/v1/admin/queues/:q/close", RM_POST,
+	  "admin_close" },
+	{ ROUTE_ADMIN_OPEN, "/v1/admin/queues/:q/open", RM_POST, "admin_open" },
+	{ ROUTE_ADMIN_PROMOTE, "/v1/admin/queues/:q/promote", RM_POST,
+	  "admin_promote" },
+	{ ROUTE_ADMIN_TOKEN, "/v1/admin/queues/:q/tokens/:t", RM_DELETE,
+	  "admin_token" },
+	{ ROUTE_PAGE, "/q/:q", RM_GET | RM_POST, "page" },
+	{ ROUTE_ASSET, "/assets/:f", RM_GET, "asset" },
 };
+
+#define NROUTES (sizeof routes / sizeof routes[0])
+
+const char *
+route_name(int id)
+{
+	for (size_t i = 0; i < NROUTES; i++)
+		if ((int)routes[i].id == id)
+			return routes[i].name;
+	return "none";
+}
+
+int
+route_is_admin(const char *path)
+{
+	return strncmp(path, "/v1/admin", 9) == 0 &&
+	    (path[9] == '\0' || path[9] == '/');
+}
 
 struct segs {
 	int n;
@@ -125,7 +159,7 @@ route_match(int method, const char *path, struct route_match *m)
 	m->method = method;
 	if (route_split(path, &s) == -1)
 		return ROUTE_NOT_FOUND;
-	for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
+	for (size_t i = 0; i < NROUTES; i++) {
 		if (!route_shape(&routes[i], &s, m, &toolong))
 			continue;
 		m->id = routes[i].id;

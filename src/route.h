@@ -23,7 +23,17 @@ enum route_id {
 	ROUTE_TOKEN,		/* /v1/queues/{q}/tokens/{t} */
 	ROUTE_EVENTS,		/* /v1/queues/{q}/tokens/{t}/events */
 	ROUTE_PAGE,		/* /q/{q}: the waiting page */
-	ROUTE_ASSET		/* /assets/{file}: its script and style */
+	ROUTE_ASSET,		/* /assets/{file}: its script and style */
+	ROUTE_METRICS,		/* /metrics */
+	ROUTE_ADMIN_QUEUES,	/* /v1/admin/queues */
+	ROUTE_ADMIN_QUEUE,	/* /v1/admin/queues/{q} */
+	ROUTE_ADMIN_PAUSE,	/* /v1/admin/queues/{q}/pause */
+	ROUTE_ADMIN_RESUME,	/* /v1/admin/queues/{q}/resume */
+	ROUTE_ADMIN_CLOSE,	/* /v1/admin/queues/{q}/close */
+	ROUTE_ADMIN_OPEN,	/* /v1/admin/queues/{q}/open */
+	ROUTE_ADMIN_PROMOTE,	/* /v1/admin/queues/{q}/promote */
+	ROUTE_ADMIN_TOKEN,	/* /v1/admin/queues/{q}/tokens/{t} */
+	ROUTE_COUNT
 };
 
 enum route_result {
@@ -42,6 +52,16 @@ struct route_match {
 	char token[37];
 	char file[64];		/* ROUTE_ASSET */
 };
+
+/* A short name of a route for metrics labels ("none" for ROUTE_NONE). */
+const char *route_name(int id);
+
+/*
+ * 1 when path is under /v1/admin: such a request is checked for the admin
+ * token before anything else, so a caller without it learns nothing, not
+ * even which paths exist.
+ */
+int route_is_admin(const char *path);
 
 /* path is the decoded-free path of the URI, without query. */
 enum route_result route_match(int method, const char *path,

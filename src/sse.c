@@ -15,6 +15,7 @@
 #include <event2/bufferevent.h>
 #include <event2/http.h>
 
+#include "http.h"
 #include "sse.h"
 #include "sse_frame.h"
 
@@ -54,6 +55,7 @@ sse_open(struct stream *st, struct evhttp_request *req, long retry_ms,
 	evhttp_add_header(out, "Content-Type", "text/event-stream");
 	evhttp_add_header(out, "Cache-Control", "no-cache");
 	evhttp_add_header(out, "X-Accel-Buffering", "no");
+	http_observe(req, 200);
 	evhttp_send_reply_start(req, 200, "OK");
 	evhttp_connection_set_timeout(evcon, timeout_s);
 	evhttp_connection_set_closecb(evcon, closecb, st);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include <event2/event_struct.h>
 #include <hiredis/async.h>
@@ -26,6 +27,7 @@
 
 #include "conf.h"
 #include "log.h"
+#include "metrics.h"
 #include "store.h"
 
 #define STORE_CMD_TIMEOUT_MS 3000
@@ -39,6 +41,7 @@ struct call {
 	void *arg;
 	struct event timer;
 	int answered;		/* cb has run (timeout or reply) */
+	struct timespec sent;	/* for the latency histogram */
 	int script;		/* lua_script_id, -1 for a plain command */
 	int argc;
 	char **argv;
@@ -113,10 +116,15 @@ call_answer(struct call *c, enum store_status status, const redisReply *r,
 {
 	struct store_result res = { status, r, error };
 
+	struct timespec now;
+
 	if (c->answered)
 		return;
 	c->answered = 1;
 	evtimer_del(&c->timer);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	metrics_redis((double)(now.tv_sec - c->sent.tv_sec) +
+	    (double)(now.tv_nsec - c->sent.tv_nsec) / 1e9);
 	if (c->cb)
 		c->cb(&res, c->arg);
 }
@@ -154,6 +162,7 @@ call_new(struct store *s, int argc, const char *const *argv,
 		c->lens[c->argc] = n;
 	}
 	evtimer_assign(&c->timer, s->base, call_timeout, c);
+	clock_gettime(CLOCK_MONOTONIC, &c->sent);
 	return c;
 fail:
 	call_free(c);

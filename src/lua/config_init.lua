@@ -1,12 +1,22 @@
 -- config_init.lua: write a queue's configuration hash from the file.
+-- The hash keeps a fingerprint of the file's section (file_sha): when an
+-- instance starts with the section that was written last time, the hash
+-- is left as it is, so restarting or adding an instance keeps what the
+-- admin API changed; an edited section wins.
 -- KEYS[1] config
--- ARGV[1] 'replace' (at startup: the file wins) or 'missing' (after a
---         reconnect: only when Redis lost it, e.g. restarted empty)
--- ARGV[2..] field, value, field, value...
+-- KEYS[2] the registry of queues (a set of names; every instance ticks them)
+-- ARGV[1] 'replace' (at startup: an edited file wins) or 'missing' (after
+--         a reconnect: only when Redis lost it, e.g. restarted empty)
+-- ARGV[2] the queue's name
+-- ARGV[3..] field, value, field, value...
 -- Reply: 1 when written, 0 when left as it was
-if ARGV[1] == 'missing' and redis.call('EXISTS', KEYS[1]) == 1 then
+local sha = redis.sha1hex(table.concat(ARGV, '\n', 3))
+redis.call('SADD', KEYS[2], ARGV[2])
+if redis.call('EXISTS', KEYS[1]) == 1 and (ARGV[1] == 'missing' or
+    redis.call('HGET', KEYS[1], 'file_sha') == sha) then
   return 0
 end
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+redis.call('HSET', KEYS[1], 'file_sha', sha)
 return 1

@@ -41,6 +41,7 @@ if c.mode == 'capacity' and c.state == 'open' and waiting == 0 and
   redis.call('ZADD', KEYS[4], expiry, token)
   redis.call('HINCRBY', KEYS[6], 'admitted', 1)
   redis.call('HINCRBY', KEYS[6], 'rate_n', 1)
+  count_admitted(KEYS[6], 1, now)
   return facts('new', token, 'active', expiry, now, c)
 end
 redis.call('ZADD', KEYS[3], redis.call('INCR', KEYS[2]), token)

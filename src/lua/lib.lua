@@ -59,13 +59,41 @@ local function locate(token, now, c)
   return nil
 end
 
+-- Admissions of the last minute, in six 10 s windows kept in the stats
+-- hash as fields m0..m5 = "<window>:<count>": bounded, nothing to sweep.
+local function count_admitted(stats, n, now)
+  local w = math.floor(now / 10000)
+  local f = 'm' .. (w % 6)
+  local v = redis.call('HGET', stats, f)
+  local cw, cn = string.match(v or '', '^(%d+):(%d+)$')
+  if tonumber(cw) == w then
+    n = n + tonumber(cn)
+  end
+  redis.call('HSET', stats, f, w .. ':' .. n)
+end
+
+-- The sum of the windows above that lie within the last minute.
+local function admitted_last_minute(stats, now)
+  local w = math.floor(now / 10000)
+  local v = redis.call('HMGET', stats, 'm0', 'm1', 'm2', 'm3', 'm4', 'm5')
+  local sum = 0
+  for i = 1, 6 do
+    local cw, cn = string.match(v[i] or '', '^(%d+):(%d+)$')
+    if cw and tonumber(cw) > w - 6 then
+      sum = sum + tonumber(cn)
+    end
+  end
+  return sum
+end
+
 -- Move up to n of the first waiters into active sessions ending
 -- active_ttl from now, and announce them on the events channel as
 --   "entered <expiry_ms> <token> <token>..."
--- so every instance can tell its streams at once. Returns how many moved.
+-- so every instance can tell its streams at once. Returns how many moved,
+-- and the tokens in the order they were admitted.
 local function admit(n, now, c, channel)
   if n <= 0 then
-    return 0
+    return 0, {}
   end
   local popped = redis.call('ZPOPMIN', KEYS[3], n)
   local expiry = now + (tonumber(c.active_ttl) or 300) * 1000
@@ -79,10 +107,11 @@ local function admit(n, now, c, channel)
   if #tokens > 0 then
     redis.call('HINCRBY', KEYS[6], 'admitted', #tokens)
     redis.call('HINCRBY', KEYS[6], 'rate_n', #tokens)
+    count_admitted(KEYS[6], #tokens, now)
     redis.call('PUBLISH', channel,
       'entered ' .. expiry .. ' ' .. table.concat(tokens, ' '))
   end
-  return #tokens
+  return #tokens, tokens
 end
 
 -- Free slots of a capacity queue, never more than cap.

@@ -690,6 +690,20 @@ START_TEST(test_shipped_example)
 }
 END_TEST
 
+START_TEST(test_key_kind)
+{
+	ck_assert_int_eq(conf_queue_key_kind("batch"), CONF_SHARED_INT);
+	ck_assert_int_eq(conf_queue_key_kind("max_waiting"), CONF_SHARED_INT);
+	ck_assert_int_eq(conf_queue_key_kind("mode"), CONF_SHARED_TEXT);
+	ck_assert_int_eq(conf_queue_key_kind("state"), CONF_SHARED_TEXT);
+	ck_assert_int_eq(conf_queue_key_kind("redirect"), CONF_SHARED_TEXT);
+	ck_assert_int_eq(conf_queue_key_kind("page_template"), CONF_LOCAL);
+	ck_assert_int_eq(conf_queue_key_kind("listen"), CONF_UNKNOWN);
+	ck_assert_int_eq(conf_queue_key_kind("file_sha"), CONF_UNKNOWN);
+	ck_assert_int_eq(conf_queue_key_kind(""), CONF_UNKNOWN);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -713,6 +727,7 @@ main(void)
 	tcase_add_test(tc, test_enum_names);
 	tcase_add_test(tc, test_missing_file);
 	tcase_add_test(tc, test_shipped_example);
+	tcase_add_test(tc, test_key_kind);
 	tcase_add_loop_test(bad, test_bad_file, 0,
 	    (int)(sizeof bad_files / sizeof bad_files[0]));
 	tcase_add_test(bad, test_bad_queue_name_length);

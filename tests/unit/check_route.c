@@ -151,6 +151,61 @@ START_TEST(test_page)
 }
 END_TEST
 
+START_TEST(test_admin)
+{
+	ck_assert_int_eq(route_match(RM_GET, "/v1/admin/queues", &m), ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_ADMIN_QUEUES);
+	ck_assert_int_eq(route_match(RM_PUT, "/v1/admin/queues/concert", &m),
+	    ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_ADMIN_QUEUE);
+	ck_assert_str_eq(m.queue, "concert");
+	ck_assert_int_eq(route_match(RM_POST, "/v1/admin/queues/q/pause", &m),
+	    ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_ADMIN_PAUSE);
+	ck_assert_int_eq(route_match(RM_POST, "/v1/admin/queues/q/promote",
+	    &m), ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_ADMIN_PROMOTE);
+	ck_assert_int_eq(route_match(RM_GET, "/v1/admin/queues/q/pause", &m),
+	    ROUTE_BAD_METHOD);
+	ck_assert_str_eq(m.allow, "POST");
+	ck_assert_int_eq(route_match(RM_POST, "/v1/admin/queues/q", &m),
+	    ROUTE_BAD_METHOD);
+	ck_assert_str_eq(m.allow, "GET, PUT, DELETE");
+	ck_assert_int_eq(route_match(RM_DELETE, "/v1/admin/queues/q/tokens/"
+	    "0b7c5f4e-3d2a-4c1b-9a8f-7e6d5c4b3a21", &m), ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_ADMIN_TOKEN);
+	ck_assert_int_eq(route_match(RM_POST, "/v1/admin/queues/q/explode", &m),
+	    ROUTE_NOT_FOUND);
+	ck_assert_int_eq(route_match(RM_GET, "/metrics", &m), ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_METRICS);
+}
+END_TEST
+
+START_TEST(test_admin_prefix)
+{
+	ck_assert_int_eq(route_is_admin("/v1/admin"), 1);
+	ck_assert_int_eq(route_is_admin("/v1/admin/"), 1);
+	ck_assert_int_eq(route_is_admin("/v1/admin/queues/x/y/z"), 1);
+	ck_assert_int_eq(route_is_admin("/v1/administrator"), 0);
+	ck_assert_int_eq(route_is_admin("/v1/queues/admin"), 0);
+	ck_assert_int_eq(route_is_admin("/metrics"), 0);
+}
+END_TEST
+
+START_TEST(test_names)
+{
+	ck_assert_str_eq(route_name(ROUTE_NONE), "none");
+	ck_assert_str_eq(route_name(ROUTE_TOKENS), "join");
+	ck_assert_str_eq(route_name(ROUTE_ADMIN_TOKEN), "admin_token");
+	/* every route has a name of its own */
+	for (int i = 1; i < ROUTE_COUNT; i++) {
+		ck_assert_str_ne(route_name(i), "none");
+		for (int j = 1; j < i; j++)
+			ck_assert_str_ne(route_name(i), route_name(j));
+	}
+}
+END_TEST
+
 int
 main(void)
 {
@@ -168,6 +223,9 @@ main(void)
 	tcase_add_test(tc, test_bad_method);
 	tcase_add_test(tc, test_bad_queue);
 	tcase_add_test(tc, test_bad_token);
+	tcase_add_test(tc, test_admin);
+	tcase_add_test(tc, test_admin_prefix);
+	tcase_add_test(tc, test_names);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

@@ -1,0 +1,28 @@
+/*
+ * auth.h: the admin bearer token: reading it from admin_token_file and
+ * checking an Authorization header against it in constant time, so the
+ * time of a refusal says nothing about how much of a guess was right.
+ */
+#ifndef WR_AUTH_H
+#define WR_AUTH_H
+
+#include <stddef.h>
+
+#define AUTH_TOKEN_MIN 16
+#define AUTH_TOKEN_MAX 256
+
+/*
+ * Read the token from path: the file's first line, without surrounding
+ * whitespace, AUTH_TOKEN_MIN to AUTH_TOKEN_MAX visible ASCII characters.
+ * buf needs AUTH_TOKEN_MAX + 1 bytes. -1 with err naming the file and
+ * what is wrong.
+ */
+int auth_token_load(const char *path, char *buf, char *err, size_t errlen);
+
+/* 1 when a (alen bytes) equals b (blen bytes); time depends on blen only. */
+int auth_equal(const char *a, size_t alen, const char *b, size_t blen);
+
+/* 1 when header is "Bearer <token>" (the scheme in any case). */
+int auth_check(const char *header, const char *token);
+
+#endif

@@ -1,0 +1,468 @@
+/*
+ * ctl_admin.c: waitroomctl's admin commands; see ctl_admin.h. Each
+ * command turns its arguments into one request (ctl_http.c) and the
+ * answer into a table for people or, with --json, the server's JSON.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "auth.h"
+#include "ctl_admin.h"
+#include "ctl_http.h"
+#include "validate.h"
+
+#define CTL_DEFAULT_URL "http://127.0.0.1:8080"
+#define CTL_TIMEOUT_S 10
+
+struct admin_opts {
+	const char *cmd;
+	const char *url;
+	const char *token_file;
+	int json;
+	int timeout;
+	char token[AUTH_TOKEN_MAX + 1];
+	char **args;
+	int nargs;
+};
+
+struct admin_cmd {
+	const char *name;
+	int min, max;		/* arguments after the name */
+	const char *args;	/* for the usage line */
+	int (*run)(struct admin_opts *o);
+};
+
+void
+ctl_admin_usage(FILE *f)
+{
+	fputs("admin commands:\n"
+	    "  status [QUEUE]           every queue, or one, with live figures\n"
+	    "  pause QUEUE              stop admissions (joins go on)\n"
+	    "  resume QUEUE             restart admissions of a paused queue\n"
+	    "  close QUEUE              stop joins (those waiting are still "
+	    "admitted)\n"
+	    "  open QUEUE               restart joins of a closed queue\n"
+	    "  set QUEUE KEY=VALUE...   create a queue or change its settings\n"
+	    "  promote QUEUE N          admit the next N now\n"
+	    "  kick QUEUE TOKEN         remove one token\n\n"
+	    "admin options:\n"
+	    "  --url URL         the daemon, http://host:port (default "
+	    "$WAITROOM_URL or\n"
+	    "                    " CTL_DEFAULT_URL ")\n"
+	    "  --token-file FILE the admin token (default "
+	    "$WAITROOM_ADMIN_TOKEN)\n"
+	    "  --timeout S       give up after S seconds (default 10)\n"
+	    "  --json            print the server's JSON, for scripts\n\n"
+	    "exit status: 0 done, 1 refused by the server, 2 usage error, "
+	    "3 server\nunreachable, 4 not authorized (or the admin API is off), "
+	    "5 no such queue\nor token\n", f);
+}
+
+static int usage_fail(const struct admin_opts *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int
+usage_fail(const struct admin_opts *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "waitroomctl %s: ", o->cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see waitroomctl --help)\n", stderr);
+	return CTL_EXIT_USAGE;
+}
+
+/* ---- talking to the server -------------------------------------------- */
+
+/* The exit status an error answer means, after saying what it was. */
+static int
+answer_error(const struct admin_opts *o, const struct ctl_http_reply *r)
+{
+	json_t *doc = json_loads(r->body, 0, NULL);
+	const char *code = json_string_value(json_object_get(
+	    json_object_get(doc, "error"), "code"));
+	const char *msg = json_string_value(json_object_get(
+	    json_object_get(doc, "error"), "message"));
+	int rc = CTL_EXIT_REFUSED;
+
+	if (o->json)
+		printf("%s\n", r->body);
+	if (r->status == 401)
+		rc = CTL_EXIT_UNAUTHORIZED;
+	else if (r->status == 404 && code && strcmp(code, "not_found") == 0) {
+		rc = CTL_EXIT_UNAUTHORIZED;
+		msg = "the admin API is off on this server (no "
+		    "admin_token_file), or this is not waitroomd";
+	} else if (r->status == 404)
+		rc = CTL_EXIT_NOT_FOUND;
+	fprintf(stderr, "waitroomctl %s: %s (HTTP %d%s%s)\n", o->cmd,
+	    msg ? msg : "the server answered an error", r->status,
+	    code ? " " : "", code ? code : "");
+	json_decref(doc);
+	return rc;
+}
+
+/*
+ * One request. 0 with *doc the answer's JSON (NULL for a 204), or the
+ * exit status after saying what went wrong.
+ */
+static int
+request(const struct admin_opts *o, const char *method, const char *path,
+    json_t *body, json_t **doc)
+{
+	struct ctl_http_reply r;
+	char err[512], *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	int rc;
+
+	*doc = NULL;
+	rc = ctl_http(o->url, method, path, o->token, text, o->timeout, &r, err,
+	    sizeof err);
+	free(text);
+	while (rc == 0 && r.len > 0 && r.body[r.len - 1] == '\n')
+		r.body[--r.len] = '\0';
+	if (rc == -1) {
+		fprintf(stderr, "waitroomctl %s: %s\n", o->cmd, err);
+		return CTL_EXIT_UNREACHABLE;
+	}
+	if (r.status >= 300)
+		rc = answer_error(o, &r);
+	else if (r.status != 204 && (*doc = json_loads(r.body, 0, NULL)) ==
+	    NULL) {
+		fprintf(stderr, "waitroomctl %s: the answer is not JSON (HTTP "
+		    "%d)\n", o->cmd, r.status);
+		rc = CTL_EXIT_UNREACHABLE;
+	} else if (o->json && *doc)
+		printf("%s\n", r.body);
+	free(r.body);
+	return rc;
+}
+
+/* ---- printing ------------------------------------------------------------- */
+
+static const char *const columns[] = { "QUEUE", "STATE", "MODE", "WAITING",
+    "ACTIVE", "ADMITTED/MIN", "JOINED", "ADMITTED", "EXPIRED", "LEFT",
+    "ABANDONED", "REMOVED", "STREAMS" };
+#define NCOLS (sizeof columns / sizeof columns[0])
+
+/* A string of the answer, or "?" when the server left it out. */
+static const char *
+str_of(json_t *j)
+{
+	const char *s = json_string_value(j);
+
+	return s ? s : "?";
+}
+
+/* The cells of one queue's row, in the order of columns. */
+static void
+row_cells(json_t *q, char cells[NCOLS][72])
+{
+	static const char *const totals[] = { "joined", "admitted", "expired",
+	    "left", "abandoned", "removed" };
+	json_t *t = json_object_get(q, "totals");
+
+	snprintf(cells[0], 72, "%s", str_of(json_object_get(q, "queue")));
+	snprintf(cells[1], 72, "%s", str_of(json_object_get(q, "state")));
+	snprintf(cells[2], 72, "%s", str_of(json_object_get(
+	    json_object_get(q, "config"), "mode")));
+	snprintf(cells[3], 72, "%lld", (long long)json_integer_value(
+	    json_object_get(q, "waiting")));
+	snprintf(cells[4], 72, "%lld", (long long)json_integer_value(
+	    json_object_get(q, "active")));
+	snprintf(cells[5], 72, "%lld", (long long)json_integer_value(
+	    json_object_get(q, "admitted_last_minute")));
+	for (int i = 0; i < 6; i++)
+		snprintf(cells[6 + i], 72, "%lld", (long long)
+		    json_integer_value(json_object_get(t, totals[i])));
+	snprintf(cells[12], 72, "%lld", (long long)json_integer_value(
+	    json_object_get(q, "streams")));
+}
+
+/* A table of queues: names left-aligned, figures right-aligned. */
+static void
+print_table(json_t *queues)
+{
+	size_t n = json_array_size(queues), w[NCOLS];
+	char (*cells)[NCOLS][72] = calloc(n ? n : 1, sizeof *cells);
+
+	if (cells == NULL)
+		return;
+	for (size_t c = 0; c < NCOLS; c++)
+		w[c] = strlen(columns[c]);
+	for (size_t i = 0; i < n; i++) {
+		row_cells(json_array_get(queues, i), cells[i]);
+		for (size_t c = 0; c < NCOLS; c++)
+			if (strlen(cells[i][c]) > w[c])
+				w[c] = strlen(cells[i][c]);
+	}
+	for (size_t c = 0; c < NCOLS; c++)
+		printf(c < 3 ? "%-*s%s" : "%*s%s", (int)w[c], columns[c],
+		    c + 1 < NCOLS ? "  " : "\n");
+	for (size_t i = 0; i < n; i++)
+		for (size_t c = 0; c < NCOLS; c++)
+			printf(c < 3 ? "%-*s%s" : "%*s%s", (int)w[c],
+			    cells[i][c], c + 1 < NCOLS ? "  " : "\n");
+	free(cells);
+}
+
+static void
+print_config(json_t *config)
+{
+	const char *key;
+	json_t *v;
+
+	printf("configuration:\n");
+	json_object_foreach(config, key, v) {
+		if (json_is_integer(v))
+			printf("  %-12s %lld\n", key,
+			    (long long)json_integer_value(v));
+		else
+			printf("  %-12s %s\n", key, json_is_string(v) ?
+			    json_string_value(v) : "(none)");
+	}
+}
+
+/* ---- the commands ------------------------------------------------------ */
+
+static int
+cmd_status(struct admin_opts *o)
+{
+	char path[128];
+	json_t *doc, *list;
+	int rc;
+
+	snprintf(path, sizeof path, "/v1/admin/queues%s%s", o->nargs ? "/" :
+	    "", o->nargs ? o->args[0] : "");
+	if ((rc = request(o, "GET", path, NULL, &doc)) != 0 || o->json)
+		goto done;
+	if (o->nargs == 0) {
+		if (json_array_size(list = json_object_get(doc, "queues")) == 0)
+			printf("no queues\n");
+		else
+			print_table(list);
+		goto done;
+	}
+	list = json_pack("[O]", doc);
+	print_table(list);
+	json_decref(list);
+	print_config(json_object_get(doc, "config"));
+done:
+	json_decref(doc);
+	return rc;
+}
+
+/* pause, resume, close, open */
+static int
+cmd_state(struct admin_opts *o)
+{
+	char path[128];
+	json_t *doc;
+	const char *now, *before;
+	int rc;
+
+	snprintf(path, sizeof path, "/v1/admin/queues/%s/%s", o->args[0],
+	    o->cmd);
+	if ((rc = request(o, "POST", path, NULL, &doc)) == 0 && !o->json) {
+		now = json_string_value(json_object_get(doc, "state"));
+		before = json_string_value(json_object_get(doc, "previous"));
+		if (now && before && strcmp(now, before) == 0)
+			printf("queue %s: %s (unchanged)\n", o->args[0], now);
+		else
+			printf("queue %s: %s (was %s)\n", o->args[0],
+			    now ? now : "?", before ? before : "?");
+	}
+	json_decref(doc);
+	return rc;
+}
+
+static int
+cmd_set(struct admin_opts *o)
+{
+	json_t *body = json_object(), *doc = NULL;
+	char path[128];
+	int rc;
+
+	for (int i = 1; i < o->nargs; i++) {
+		char *eq = strchr(o->args[i], '=');
+
+		if (eq == NULL || eq == o->args[i]) {
+			json_decref(body);
+			return usage_fail(o, "'%s' is not KEY=VALUE", o->args[i]);
+		}
+		*eq = '\0';
+		json_object_set_new(body, o->args[i], json_string(eq + 1));
+	}
+	snprintf(path, sizeof path, "/v1/admin/queues/%s", o->args[0]);
+	if ((rc = request(o, "PUT", path, body, &doc)) == 0 && !o->json) {
+		printf("queue %s: %s\n", o->args[0],
+		    str_of(json_object_get(doc, "result")));
+		print_config(json_object_get(doc, "config"));
+	}
+	json_decref(body);
+	json_decref(doc);
+	return rc;
+}
+
+static int
+cmd_promote(struct admin_opts *o)
+{
+	json_t *body, *doc = NULL, *tokens;
+	char path[128], *end;
+	long n = strtol(o->args[1], &end, 10);
+	int rc;
+
+	if (*o->args[1] == '\0' || *end != '\0' || n < 1)
+		return usage_fail(o, "N must be a whole number of 1 or more, "
+		    "not '%s'", o->args[1]);
+	body = json_pack("{s:i}", "count", (int)(n > 1000000 ? 1000000 : n));
+	snprintf(path, sizeof path, "/v1/admin/queues/%s/promote", o->args[0]);
+	if ((rc = request(o, "POST", path, body, &doc)) == 0 && !o->json) {
+		tokens = json_object_get(doc, "tokens");
+		printf("queue %s: admitted %zu\n", o->args[0],
+		    json_array_size(tokens));
+		for (size_t i = 0; i < json_array_size(tokens); i++)
+			printf("  %s\n", str_of(json_array_get(tokens, i)));
+	}
+	json_decref(body);
+	json_decref(doc);
+	return rc;
+}
+
+static int
+cmd_kick(struct admin_opts *o)
+{
+	char path[160];
+	json_t *doc;
+	int rc;
+
+	if (!valid_token(o->args[1]))
+		return usage_fail(o, "'%.40s' is not a token (a lower-case "
+		    "version 4 UUID)", o->args[1]);
+	snprintf(path, sizeof path, "/v1/admin/queues/%s/tokens/%s",
+	    o->args[0], o->args[1]);
+	if ((rc = request(o, "DELETE", path, NULL, &doc)) == 0) {
+		if (o->json)
+			printf("{\"queue\":\"%s\",\"token\":\"%s\","
+			    "\"removed\":true}\n", o->args[0], o->args[1]);
+		else
+			printf("queue %s: removed %s\n", o->args[0], o->args[1]);
+	}
+	json_decref(doc);
+	return rc;
+}
+
+static const struct admin_cmd admin_cmds[] = {
+	{ "status", 0, 1, "[QUEUE]", cmd_status },
+	{ "pause", 1, 1, "QUEUE", cmd_state },
+	{ "resume", 1, 1, "QUEUE", cmd_state },
+	{ "close", 1, 1, "QUEUE", cmd_state },
+	{ "open", 1, 1, "QUEUE", cmd_state },
+	{ "set", 2, 64, "QUEUE KEY=VALUE...", cmd_set },
+	{ "promote", 2, 2, "QUEUE N", cmd_promote },
+	{ "kick", 2, 2, "QUEUE TOKEN", cmd_kick },
+};
+
+/* ---- options ---------------------------------------------------------- */
+
+/* 0, or the exit status. */
+static int
+admin_args(int argc, char **argv, struct admin_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "url", required_argument, NULL, 'u' },
+		{ "token-file", required_argument, NULL, 't' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *end;
+	int ch;
+
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'u': o->url = optarg; break;
+		case 't': o->token_file = optarg; break;
+		case 'j': o->json = 1; break;
+		case 'T':
+			o->timeout = (int)strtol(optarg, &end, 10);
+			if (*end != '\0' || o->timeout < 1 || o->timeout > 3600)
+				return usage_fail(o, "--timeout: '%s' is not "
+				    "1 to 3600 seconds", optarg);
+			break;
+		case 'h':
+			ctl_admin_usage(stdout);
+			return -1;
+		case ':':
+			return usage_fail(o, "option '%s' needs a value",
+			    argv[optind - 1]);
+		default:
+			return usage_fail(o, "unknown option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	o->args = argv + optind;
+	o->nargs = argc - optind;
+	return 0;
+}
+
+static int
+admin_token(struct admin_opts *o)
+{
+	const char *env = getenv("WAITROOM_ADMIN_TOKEN");
+	char err[512];
+
+	if (o->token_file) {
+		if (auth_token_load(o->token_file, o->token, err,
+		    sizeof err) == 0)
+			return 0;
+		return usage_fail(o, "%s", err);
+	}
+	if (env == NULL || *env == '\0')
+		return usage_fail(o, "no admin token: give --token-file FILE "
+		    "or set WAITROOM_ADMIN_TOKEN");
+	if (strlen(env) > AUTH_TOKEN_MAX)
+		return usage_fail(o, "WAITROOM_ADMIN_TOKEN is longer than %d "
+		    "characters", AUTH_TOKEN_MAX);
+	snprintf(o->token, sizeof o->token, "%s", env);
+	return 0;
+}
+
+int
+ctl_admin(int argc, char **argv)
+{
+	struct admin_opts o = { .cmd = argv[0], .timeout = CTL_TIMEOUT_S };
+	const struct admin_cmd *c = NULL;
+	int rc;
+
+	for (size_t i = 0; i < sizeof admin_cmds / sizeof admin_cmds[0]; i++)
+		if (strcmp(admin_cmds[i].name, argv[0]) == 0)
+			c = &admin_cmds[i];
+	if (c == NULL)
+		return CTL_EXIT_USAGE;
+	o.url = getenv("WAITROOM_URL") ? getenv("WAITROOM_URL") :
+	    CTL_DEFAULT_URL;
+	if ((rc = admin_args(argc, argv, &o)) != 0)
+		return rc == -1 ? 0 : rc;
+	if (o.nargs < c->min || o.nargs > c->max)
+		return usage_fail(&o, "usage: waitroomctl %s %s [options]",
+		    c->name, c->args);
+	if (o.nargs > 0 && !valid_queue_id(o.args[0]))
+		return usage_fail(&o, "'%.64s' is not a queue name (accepted: "
+		    "1 to 64 of A-Z a-z 0-9 _ -)", o.args[0]);
+	if ((rc = admin_token(&o)) != 0)
+		return rc;
+	rc = c->run(&o);
+	if (fflush(stdout) != 0)
+		return CTL_EXIT_REFUSED;
+	return rc;
+}

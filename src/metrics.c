@@ -1,0 +1,262 @@
+/* metrics.c: this process's counters and their Prometheus text; see .h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+
+static struct metrics the_metrics;
+
+static const double bounds[METRICS_NBUCKETS] = { 0.0005, 0.001, 0.0025,
+    0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5 };
+static const char *const bound_text[METRICS_NBUCKETS] = { "0.0005", "0.001",
+    "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1",
+    "2.5" };
+
+static const char *const close_names[MCLOSE_NREASONS] = { "client_gone",
+    "slow_client", "shutdown", "entered", "gone", "other" };
+
+static const char *const class_names[5] = { "1xx", "2xx", "3xx", "4xx",
+    "5xx" };
+
+static const char *const total_names[6] = { "joined", "admitted", "expired",
+    "left", "abandoned", "removed" };
+
+void
+strbuf_add(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (int tries = 0; tries < 2 && !b->oom; tries++) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->s ? b->s + b->len : NULL,
+		    b->s ? b->cap - b->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return;
+		if (b->s && (size_t)n < b->cap - b->len) {
+			b->len += (size_t)n;
+			return;
+		}
+		size_t cap = (b->cap ? b->cap : 4096) * 2 + (size_t)n;
+		char *s = realloc(b->s, cap);
+
+		if (s == NULL) {
+			b->oom = 1;
+			return;
+		}
+		b->s = s, b->cap = cap;
+	}
+}
+
+void
+strbuf_free(struct strbuf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof *b);
+}
+
+struct metrics *
+metrics_get(void)
+{
+	return &the_metrics;
+}
+
+void
+histogram_observe(struct histogram *h, double v)
+{
+	int i = 0;
+
+	while (i < METRICS_NBUCKETS && v > bounds[i])
+		i++;
+	h->counts[i]++;
+	h->count++;
+	h->sum += v;
+}
+
+const char *
+histogram_bound(int i)
+{
+	return bound_text[i];
+}
+
+void
+metrics_http(int route, int code, double seconds)
+{
+	if (route < 0 || route >= ROUTE_COUNT || code < 100 || code > 599)
+		return;
+	the_metrics.http[route][code / 100 - 1]++;
+	histogram_observe(&the_metrics.http_latency, seconds);
+}
+
+void
+metrics_redis(double seconds)
+{
+	histogram_observe(&the_metrics.redis_latency, seconds);
+}
+
+void
+metrics_stream_close(const char *reason)
+{
+	static const char *const logged[MCLOSE_OTHER] = { "client gone",
+	    "slow client", "shutdown", "entered", "gone" };
+	int i = 0;
+
+	while (i < MCLOSE_OTHER && strcmp(logged[i], reason) != 0)
+		i++;
+	the_metrics.stream_closes[i]++;
+}
+
+void
+metrics_label(struct strbuf *b, const char *value)
+{
+	for (const char *p = value; *p != '\0'; p++) {
+		if (*p == '\\')
+			strbuf_add(b, "\\\\");
+		else if (*p == '"')
+			strbuf_add(b, "\\\"");
+		else if (*p == '\n')
+			strbuf_add(b, "\\n");
+		else
+			strbuf_add(b, "%c", *p);
+	}
+}
+
+static void
+family(struct strbuf *b, const char *name, const char *type, const char *help)
+{
+	strbuf_add(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void
+histogram_format(struct strbuf *b, const char *name, const char *help,
+    const struct histogram *h)
+{
+	unsigned long long cum = 0;
+
+	family(b, name, "histogram", help);
+	for (int i = 0; i < METRICS_NBUCKETS; i++) {
+		cum += h->counts[i];
+		strbuf_add(b, "%s_bucket{le=\"%s\"} %llu\n", name, bound_text[i],
+		    cum);
+	}
+	strbuf_add(b, "%s_bucket{le=\"+Inf\"} %llu\n%s_sum %.9g\n"
+	    "%s_count %llu\n", name, h->count, name, h->sum, name, h->count);
+}
+
+static void
+format_http(struct strbuf *b, const struct metrics *m)
+{
+	family(b, "waitroom_http_requests_total", "counter",
+	    "HTTP requests answered, by route and status class.");
+	for (int r = 0; r < ROUTE_COUNT; r++)
+		for (int c = 0; c < 5; c++)
+			if (m->http[r][c] > 0)
+				strbuf_add(b, "waitroom_http_requests_total{"
+				    "route=\"%s\",code=\"%s\"} %llu\n",
+				    route_name(r), class_names[c], m->http[r][c]);
+	histogram_format(b, "waitroom_http_request_duration_seconds",
+	    "Time from a request's dispatch to its answer (a stream: to its "
+	    "headers).", &m->http_latency);
+}
+
+static void
+format_process(struct strbuf *b, const struct metrics *m,
+    const struct metrics_process *p)
+{
+	family(b, "waitroom_streams_open", "gauge",
+	    "Server-Sent Events streams open in this process.");
+	strbuf_add(b, "waitroom_streams_open %lu\n", p->streams);
+	family(b, "waitroom_stream_closes_total", "counter",
+	    "Streams ended, by reason.");
+	for (int i = 0; i < MCLOSE_NREASONS; i++)
+		strbuf_add(b, "waitroom_stream_closes_total{reason=\"%s\"} %llu\n",
+		    close_names[i], m->stream_closes[i]);
+	format_http(b, m);
+	histogram_format(b, "waitroom_redis_command_duration_seconds",
+	    "Time from sending a Redis command to its answer.",
+	    &m->redis_latency);
+	family(b, "waitroom_redis_reconnects_total", "counter",
+	    "Redis connections lost and made again, by connection.");
+	strbuf_add(b, "waitroom_redis_reconnects_total{connection=\"commands\"}"
+	    " %lu\nwaitroom_redis_reconnects_total{connection=\"subscriber\"}"
+	    " %lu\n", p->reconnects_commands, p->reconnects_subscriber);
+	family(b, "waitroom_draining", "gauge",
+	    "1 while the process shuts down (and /readyz answers 503).");
+	strbuf_add(b, "waitroom_draining %d\n", p->draining);
+}
+
+/* One line per queue of a figure: name{queue="q"} value. */
+static void
+queue_line(struct strbuf *b, const char *name, const char *queue,
+    const char *extra, long long v)
+{
+	strbuf_add(b, "%s{queue=\"", name);
+	metrics_label(b, queue);
+	strbuf_add(b, "\"%s} %lld\n", extra, v);
+}
+
+static void
+format_gauges(struct strbuf *b, const struct metrics_queue *qs, size_t n)
+{
+	static const char *const states[] = { "open", "paused", "closed" };
+
+	family(b, "waitroom_queue_waiting", "gauge", "Tokens waiting in line.");
+	for (size_t i = 0; i < n; i++)
+		queue_line(b, "waitroom_queue_waiting", qs[i].name, "",
+		    qs[i].waiting);
+	family(b, "waitroom_queue_active", "gauge",
+	    "Admitted sessions not yet ended.");
+	for (size_t i = 0; i < n; i++)
+		queue_line(b, "waitroom_queue_active", qs[i].name, "",
+		    qs[i].active);
+	family(b, "waitroom_queue_admitted_last_minute", "gauge",
+	    "Tokens admitted in the last minute.");
+	for (size_t i = 0; i < n; i++)
+		queue_line(b, "waitroom_queue_admitted_last_minute", qs[i].name,
+		    "", qs[i].last_minute);
+	family(b, "waitroom_queue_streams", "gauge",
+	    "Streams of the queue open in this process.");
+	for (size_t i = 0; i < n; i++)
+		queue_line(b, "waitroom_queue_streams", qs[i].name, "",
+		    (long long)qs[i].streams);
+	family(b, "waitroom_queue_state", "gauge",
+	    "1 for the queue's state: open, paused or closed.");
+	for (size_t i = 0; i < n; i++)
+		for (int s = 0; s < 3; s++) {
+			char extra[32];
+
+			snprintf(extra, sizeof extra, ",state=\"%s\"", states[s]);
+			queue_line(b, "waitroom_queue_state", qs[i].name, extra,
+			    strcmp(qs[i].state, states[s]) == 0);
+		}
+}
+
+/* The totals live in Redis: every instance reports the same figure. */
+static void
+format_totals(struct strbuf *b, const struct metrics_queue *qs, size_t n)
+{
+	for (int t = 0; t < 6; t++) {
+		char name[64], help[128];
+
+		snprintf(name, sizeof name, "waitroom_queue_%s_total",
+		    total_names[t]);
+		snprintf(help, sizeof help, "Tokens %s since the queue was "
+		    "created (shared by every instance).", total_names[t]);
+		family(b, name, "counter", help);
+		for (size_t i = 0; i < n; i++)
+			queue_line(b, name, qs[i].name, "", qs[i].totals[t]);
+	}
+}
+
+void
+metrics_format(struct strbuf *b, const struct metrics *m,
+    const struct metrics_process *p, const struct metrics_queue *qs,
+    size_t nqueues)
+{
+	format_process(b, m, p);
+	format_gauges(b, qs, nqueues);
+	format_totals(b, qs, nqueues);
+}

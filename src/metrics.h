@@ -1,0 +1,83 @@
+/*
+ * metrics.h: what this process counts, and the Prometheus text exposition
+ * format (version 0.0.4) of it. Counting is a few additions on the loop;
+ * formatting is pure (no I/O), so the unit tests check the text itself.
+ *
+ * One set of counters per process (each worker is an instance and is
+ * scraped on its own): the loop is single-threaded, so no locking.
+ */
+#ifndef WR_METRICS_H
+#define WR_METRICS_H
+
+#include <stddef.h>
+
+#include "route.h"
+
+/* Upper bounds of the latency histograms' buckets, in seconds. */
+#define METRICS_NBUCKETS 12
+
+struct histogram {
+	unsigned long long counts[METRICS_NBUCKETS + 1];	/* last: +Inf */
+	unsigned long long count;
+	double sum;
+};
+
+enum metrics_close {
+	MCLOSE_CLIENT_GONE, MCLOSE_SLOW_CLIENT, MCLOSE_SHUTDOWN, MCLOSE_ENTERED,
+	MCLOSE_GONE, MCLOSE_OTHER, MCLOSE_NREASONS
+};
+
+struct metrics {
+	unsigned long long http[ROUTE_COUNT][5];	/* by route, 1xx..5xx */
+	struct histogram http_latency;
+	struct histogram redis_latency;
+	unsigned long long stream_closes[MCLOSE_NREASONS];
+};
+
+/* One queue's figures, as admin_show.lua reports them. */
+struct metrics_queue {
+	const char *name;
+	const char *state;		/* open, paused, closed */
+	long long waiting, active, last_minute;
+	long long totals[6];		/* joined .. removed */
+	unsigned long streams;		/* open on this instance */
+};
+
+/* What this process keeps besides struct metrics. */
+struct metrics_process {
+	unsigned long streams;
+	unsigned long reconnects_commands, reconnects_subscriber;
+	int draining;
+};
+
+/* A growing string; on allocation failure it stays short and sets oom. */
+struct strbuf {
+	char *s;
+	size_t len, cap;
+	int oom;
+};
+
+void strbuf_add(struct strbuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void strbuf_free(struct strbuf *b);
+
+/* This process's counters. */
+struct metrics *metrics_get(void);
+void metrics_http(int route, int code, double seconds);
+void metrics_redis(double seconds);
+/* reason as stream_close logs it: "client gone", "slow client"... */
+void metrics_stream_close(const char *reason);
+
+void histogram_observe(struct histogram *h, double v);
+/* The upper bound of bucket i (i < METRICS_NBUCKETS), as text. */
+const char *histogram_bound(int i);
+
+/* A label value with \, " and newline escaped, as the format wants. */
+void metrics_label(struct strbuf *b, const char *value);
+
+/* The whole exposition: process figures, then one set per queue. */
+void metrics_format(struct strbuf *b, const struct metrics *m,
+    const struct metrics_process *p, const struct metrics_queue *qs,
+    size_t nqueues);
+
+#endif

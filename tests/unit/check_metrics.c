@@ -1,0 +1,153 @@
+/* check_metrics.c: histogram buckets, label escaping, the exposition text. */
+#include <string.h>
+
+#include "metrics.h"
+#include "unit.h"
+
+START_TEST(test_buckets)
+{
+	struct histogram h = { { 0 }, 0, 0 };
+
+	histogram_observe(&h, 0);		/* le 0.0005 */
+	histogram_observe(&h, 0.0005);		/* on a bound: that bucket */
+	histogram_observe(&h, 0.00051);		/* le 0.001 */
+	histogram_observe(&h, 0.3);		/* le 0.5 */
+	histogram_observe(&h, 2.5);		/* le 2.5, the last bound */
+	histogram_observe(&h, 7);		/* +Inf */
+	ck_assert_uint_eq(h.counts[0], 2);
+	ck_assert_uint_eq(h.counts[1], 1);
+	ck_assert_uint_eq(h.counts[9], 1);
+	ck_assert_str_eq(histogram_bound(9), "0.5");
+	ck_assert_uint_eq(h.counts[METRICS_NBUCKETS - 1], 1);
+	ck_assert_str_eq(histogram_bound(METRICS_NBUCKETS - 1), "2.5");
+	ck_assert_uint_eq(h.counts[METRICS_NBUCKETS], 1);
+	ck_assert_uint_eq(h.count, 6);
+	ck_assert(h.sum > 9.80 && h.sum < 9.81);
+}
+END_TEST
+
+START_TEST(test_label_escape)
+{
+	struct strbuf b = { 0 };
+
+	metrics_label(&b, "a\\b\"c\nd");
+	ck_assert_str_eq(b.s, "a\\\\b\\\"c\\nd");
+	strbuf_free(&b);
+	metrics_label(&b, "plain-q_1");
+	ck_assert_str_eq(b.s, "plain-q_1");
+	strbuf_free(&b);
+}
+END_TEST
+
+START_TEST(test_strbuf_grows)
+{
+	struct strbuf b = { 0 };
+
+	for (int i = 0; i < 10000; i++)
+		strbuf_add(&b, "%04d\n", i % 10000);
+	ck_assert_int_eq(b.oom, 0);
+	ck_assert_uint_eq(b.len, 50000);
+	ck_assert_uint_eq(strlen(b.s), 50000);
+	ck_assert(memcmp(b.s + 49995, "9999\n", 5) == 0);
+	strbuf_free(&b);
+	ck_assert_ptr_null(b.s);
+}
+END_TEST
+
+/* Does text hold line (a whole line)? */
+static int
+has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = text; (p = strstr(p, line)) != NULL; p++)
+		if ((p == text || p[-1] == '\n') && p[n] == '\n')
+			return 1;
+	return 0;
+}
+
+START_TEST(test_format)
+{
+	struct metrics m;
+	struct metrics_process p = { 3, 1, 2, 0 };
+	struct metrics_queue q = { "con\"cert", "paused", 10, 2, 5,
+	    { 100, 90, 80, 1, 2, 3 }, 3 };
+	struct strbuf b = { 0 };
+
+	memset(&m, 0, sizeof m);
+	m.http[ROUTE_TOKENS][1] = 7;
+	m.http[ROUTE_NONE][3] = 2;
+	histogram_observe(&m.http_latency, 0.002);
+	m.stream_closes[MCLOSE_SLOW_CLIENT] = 4;
+	metrics_format(&b, &m, &p, &q, 1);
+	ck_assert_int_eq(b.oom, 0);
+	ck_assert(has_line(b.s, "# TYPE waitroom_streams_open gauge"));
+	ck_assert(has_line(b.s, "waitroom_streams_open 3"));
+	ck_assert(has_line(b.s,
+	    "waitroom_http_requests_total{route=\"join\",code=\"2xx\"} 7"));
+	ck_assert(has_line(b.s,
+	    "waitroom_http_requests_total{route=\"none\",code=\"4xx\"} 2"));
+	ck_assert(!strstr(b.s, "code=\"5xx\""));	/* zeros left out */
+	ck_assert(has_line(b.s, "# TYPE waitroom_http_request_duration_seconds "
+	    "histogram"));
+	ck_assert(has_line(b.s,
+	    "waitroom_http_request_duration_seconds_bucket{le=\"0.001\"} 0"));
+	ck_assert(has_line(b.s,
+	    "waitroom_http_request_duration_seconds_bucket{le=\"0.0025\"} 1"));
+	ck_assert(has_line(b.s,
+	    "waitroom_http_request_duration_seconds_bucket{le=\"+Inf\"} 1"));
+	ck_assert(has_line(b.s, "waitroom_http_request_duration_seconds_count 1"));
+	ck_assert(has_line(b.s,
+	    "waitroom_stream_closes_total{reason=\"slow_client\"} 4"));
+	ck_assert(has_line(b.s,
+	    "waitroom_redis_reconnects_total{connection=\"subscriber\"} 2"));
+	ck_assert(has_line(b.s,
+	    "waitroom_queue_waiting{queue=\"con\\\"cert\"} 10"));
+	ck_assert(has_line(b.s,
+	    "waitroom_queue_state{queue=\"con\\\"cert\",state=\"paused\"} 1"));
+	ck_assert(has_line(b.s,
+	    "waitroom_queue_state{queue=\"con\\\"cert\",state=\"open\"} 0"));
+	ck_assert(has_line(b.s, "# TYPE waitroom_queue_removed_total counter"));
+	ck_assert(has_line(b.s,
+	    "waitroom_queue_removed_total{queue=\"con\\\"cert\"} 3"));
+	ck_assert(has_line(b.s,
+	    "waitroom_queue_admitted_last_minute{queue=\"con\\\"cert\"} 5"));
+	ck_assert(b.s[b.len - 1] == '\n');
+	strbuf_free(&b);
+}
+END_TEST
+
+START_TEST(test_counting)
+{
+	struct metrics *m = metrics_get();
+
+	metrics_http(ROUTE_QUEUE, 404, 0.01);
+	metrics_http(ROUTE_QUEUE, 200, 0.01);
+	metrics_http(ROUTE_QUEUE, 99, 0.01);		/* ignored */
+	metrics_http(ROUTE_COUNT, 200, 0.01);		/* ignored */
+	ck_assert_uint_eq(m->http[ROUTE_QUEUE][3], 1);
+	ck_assert_uint_eq(m->http[ROUTE_QUEUE][1], 1);
+	ck_assert_uint_eq(m->http_latency.count, 2);
+	metrics_stream_close("client gone");
+	metrics_stream_close("shutdown");
+	metrics_stream_close("something new");
+	ck_assert_uint_eq(m->stream_closes[MCLOSE_CLIENT_GONE], 1);
+	ck_assert_uint_eq(m->stream_closes[MCLOSE_SHUTDOWN], 1);
+	ck_assert_uint_eq(m->stream_closes[MCLOSE_OTHER], 1);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("metrics");
+	TCase *tc = tcase_create("metrics");
+
+	tcase_add_test(tc, test_buckets);
+	tcase_add_test(tc, test_label_escape);
+	tcase_add_test(tc, test_strbuf_grows);
+	tcase_add_test(tc, test_format);
+	tcase_add_test(tc, test_counting);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}
