@@ -20,21 +20,6 @@
 /* A user key outlives any sane wait; join ignores it once its token left. */
 #define USER_KEY_TTL "86400"
 
-static struct api_call *
-call_new(struct app *app, struct evhttp_request *req, const char *queue,
-    void (*done)(struct api_call *, const redisReply *))
-{
-	struct api_call *c = calloc(1, sizeof *c);
-
-	if (c == NULL) {
-		http_send_error(req, 500, "internal", "out of memory");
-		return NULL;
-	}
-	c->app = app, c->req = req, c->done = done;
-	strcpy(c->queue, queue);
-	return c;
-}
-
 static void
 status_reply(struct api_call *c, const struct facts *f, int code)
 {
@@ -118,7 +103,7 @@ api_join(struct app *app, struct evhttp_request *req,
 
 	if (join_body(req, &doc, &user) == -1)
 		goto done;
-	if ((c = call_new(app, req, m->queue, join_done)) == NULL)
+	if ((c = api_call_new(app, req, m->queue, join_done)) == NULL)
 		goto done;
 	uuid_generate_random(uu);
 	uuid_unparse_lower(uu, c->token);
@@ -171,7 +156,7 @@ api_token(struct app *app, struct evhttp_request *req,
 	struct queue_keys k;
 	struct api_call *c;
 
-	c = call_new(app, req, m->queue,
+	c = api_call_new(app, req, m->queue,
 	    m->method == RM_DELETE ? leave_done : status_done);
 	if (c == NULL)
 		return;
