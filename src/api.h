@@ -11,6 +11,8 @@
 #include "app.h"
 #include "keys.h"
 #include "lua_scripts.h"
+#include "pass.h"
+#include "reply.h"
 #include "route.h"
 
 #define API_QUEUE_KEYS 7
@@ -22,6 +24,7 @@ api_handler api_healthz, api_readyz;
 api_handler api_join, api_token;
 api_handler api_summary;
 api_handler api_events;
+api_handler api_check;
 
 /* One Redis round trip on behalf of a request. */
 struct api_call {
@@ -44,6 +47,15 @@ void api_queue_argv(struct app *app, const char *queue, struct queue_keys *k,
  */
 void api_call_run(struct api_call *c, enum lua_script_id script, int nkeys,
     int argc, const char *const *argv);
+
+/*
+ * Entry passes: sign the pass of an active status into buf (PASS_MAX
+ * bytes) and point st->pass at it; nothing when passes are off.
+ */
+void api_pass_attach(struct app *app, struct token_status *st, char *buf);
+/* Set-Cookie with the pass of st, when it has one. */
+void api_pass_cookie(struct app *app, struct evhttp_request *req,
+    const struct token_status *st);
 
 /* Reply to a script's result that is not a success ("no_queue"...). */
 void api_reply_result(struct api_call *c, const char *result);

@@ -9,6 +9,8 @@ struct store;
 struct http;
 struct admission;
 struct broadcast;
+struct passkeys;
+struct revoke;
 
 struct app {
 	struct event_base *base;
@@ -17,6 +19,8 @@ struct app {
 	struct http *http;
 	struct admission *admission;
 	struct broadcast *broadcast;
+	const struct passkeys *passkeys;	/* NULL: passes are off */
+	struct revoke *revoke;		/* recent answers about passes */
 };
 
 #endif

@@ -47,6 +47,7 @@ struct conf_key {
 
 static const char *const mode_names[] = { "rate", "capacity", NULL };
 static const char *const state_names[] = { "open", "paused", "closed", NULL };
+static const char *const bool_names[] = { "no", "yes", NULL };
 
 /* Strictly decimal: 0 ok, -1 not an integer, -2 too large for a long. */
 static int
@@ -188,6 +189,14 @@ check_cookie(const char *v)
 	    "0123456789!#$%&'*+-.^_`|~") == n;
 }
 
+/* A cookie Domain attribute: a DNS name, optionally with a leading dot. */
+static int
+check_domain(const char *v)
+{
+	return host_ok(v + (v[0] == '.'), 0) && strchr(v, '.') != NULL &&
+	    strspn(v, "0123456789.") != strlen(v);
+}
+
 static int
 check_redirect(const char *v)
 {
@@ -242,6 +251,10 @@ static const struct conf_key conf_keys[] = {
 	{ "pass_cookie", SC_GLOBAL, G(pass_cookie), .def = "waitroom_pass",
 	  STR(check_cookie, "1 to 64 cookie-name characters: A-Z a-z 0-9 "
 	  "and ! # $ % & ' * + - . ^ _ ` | ~") },
+	{ "pass_cookie_secure", SC_GLOBAL, G(pass_cookie_secure), .def = "yes",
+	  ENUM(bool_names) },
+	{ "pass_cookie_domain", SC_GLOBAL, G(pass_cookie_domain),
+	  STR(check_domain, "a domain name such as shop.example") },
 	{ "join_rate_per_ip", SC_GLOBAL, G(join_rate_per_ip), .def = "0",
 	  INT(0, 1000000) },
 	{ "trusted_proxies", SC_GLOBAL, G(trusted_proxies),

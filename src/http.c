@@ -42,6 +42,7 @@ static api_handler *const handlers[] = {
 	[ROUTE_TOKENS] = api_join,
 	[ROUTE_TOKEN] = api_token,
 	[ROUTE_EVENTS] = api_events,
+	[ROUTE_CHECK] = api_check,
 };
 
 static const char *

@@ -46,3 +46,12 @@ keys_user(char *buf, size_t size, const char *prefix, const char *queue,
 
 	return n < 0 || (size_t)n >= size ? -1 : n;
 }
+
+int
+keys_revoked(char *buf, size_t size, const char *prefix, const char *queue,
+    const char *token)
+{
+	int n = snprintf(buf, size, "%s:{%s}:revoked:%s", prefix, queue, token);
+
+	return n < 0 || (size_t)n >= size ? -1 : n;
+}

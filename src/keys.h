@@ -31,4 +31,8 @@ int keys_queue(struct queue_keys *k, const char *prefix, const char *queue);
 int keys_user(char *buf, size_t size, const char *prefix, const char *queue,
     const char *user);
 
+/* <prefix>:{<queue>}:revoked:<token>: a pass that no longer admits. */
+int keys_revoked(char *buf, size_t size, const char *prefix,
+    const char *queue, const char *token);
+
 #endif

@@ -23,6 +23,8 @@
 #include "http.h"
 #include "log.h"
 #include "listener.h"
+#include "passkeys.h"
+#include "revoke.h"
 #include "store.h"
 #include "supervisor.h"
 
@@ -230,6 +232,7 @@ write_port_file(const char *path, int port)
 /* What a worker needs from main: the configuration and the socket. */
 struct run {
 	struct conf *conf;
+	const struct passkeys *passkeys;	/* NULL: passes are off */
 	const struct opts *opts;
 	int port;
 	int fd;		/* single process: the listening socket, else -1 */
@@ -294,13 +297,18 @@ run_instance(int worker, int ready_fd, void *arg)
 		}
 	}
 	app.conf = r->conf;
-	if ((app.base = event_base_new()) == NULL) {
+	app.passkeys = r->passkeys;
+	if ((app.base = event_base_new()) == NULL ||
+	    (app.revoke = revoke_new()) == NULL) {
 		log_error("event=startup_failed error=\"no event base\"");
+		if (app.base)
+			event_base_free(app.base);
 		return 1;
 	}
 	log_info("event=listen addr=%s port=%d redis=%s queues=%zu",
 	    r->conf->listen, r->port, r->conf->redis, r->conf->nqueues);
 	rc = serve(&app, fd, ready_fd);
+	revoke_free(app.revoke);
 	event_base_free(app.base);
 	return rc;
 }
@@ -330,9 +338,9 @@ worker_count(const struct conf *c)
  * supervises workers that each listen on it with SO_REUSEPORT.
  */
 static int
-start(struct conf *c, const struct opts *o)
+start(struct conf *c, const struct passkeys *k, const struct opts *o)
 {
-	struct run r = { c, o, 0, -1 };
+	struct run r = { c, k, o, 0, -1 };
 	long n = worker_count(c);
 	char err[512];
 	int fd, rc;
@@ -353,21 +361,41 @@ start(struct conf *c, const struct opts *o)
 	return rc;
 }
 
+/* The pass keys when pass_key_file is set; -1 after saying what is wrong. */
+static int
+load_passkeys(const struct conf *c, struct passkeys **k)
+{
+	char err[CONF_ERR_MAX];
+
+	*k = NULL;
+	if (c->pass_key_file == NULL)
+		return 0;
+	if ((*k = passkeys_load_file(c->pass_key_file, err, sizeof err)) ==
+	    NULL) {
+		fprintf(stderr, "waitroomd: pass_key_file: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct opts o = { 0 };
+	struct passkeys *k = NULL;
 	struct conf c;
 	int rc;
 
 	if ((rc = parse_args(argc, argv, &o)) != 0)
 		return rc == 1 ? 0 : 2;
-	if (load_conf(&c, &o) == -1) {
+	if (load_conf(&c, &o) == -1 || load_passkeys(&c, &k) == -1) {
 		conf_free(&c);
 		return 1;
 	}
 	if (o.check_only) {
-		printf("waitroomd: configuration ok (%zu queues)\n", c.nqueues);
+		printf("waitroomd: configuration ok (%zu queues%s)\n",
+		    c.nqueues, k ? ", entry passes on" : "");
+		passkeys_free(k);
 		conf_free(&c);
 		return 0;
 	}
@@ -375,7 +403,8 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	raise_fd_limit();
 	srandom((unsigned)time(NULL) ^ (unsigned)getpid());
-	rc = start(&c, &o);
+	rc = start(&c, k, &o);
+	passkeys_free(k);
 	conf_free(&c);
 	return rc;
 }

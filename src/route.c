@@ -25,6 +25,7 @@ static const struct route routes[] = {
 	{ ROUTE_TOKENS, "/v1/queues/:q/tokens", RM_POST },
 	{ ROUTE_TOKEN, "/v1/queues/:q/tokens/:t", RM_GET | RM_DELETE },
 	{ ROUTE_EVENTS, "/v1/queues/:q/tokens/:t/events", RM_GET },
+	{ ROUTE_CHECK, "/v1/check", RM_GET },
 };
 
 struct segs {

@@ -21,7 +21,8 @@ enum route_id {
 	ROUTE_QUEUE,		/* /v1/queues/{q} */
 	ROUTE_TOKENS,		/* /v1/queues/{q}/tokens */
 	ROUTE_TOKEN,		/* /v1/queues/{q}/tokens/{t} */
-	ROUTE_EVENTS		/* /v1/queues/{q}/tokens/{t}/events */
+	ROUTE_EVENTS,		/* /v1/queues/{q}/tokens/{t}/events */
+	ROUTE_CHECK		/* /v1/check */
 };
 
 enum route_result {
