@@ -57,6 +57,14 @@ void api_pass_attach(struct app *app, struct token_status *st, char *buf);
 void api_pass_cookie(struct app *app, struct evhttp_request *req,
     const struct token_status *st);
 
+/* Joins: 0 to go on, or -1 after answering 403 forbidden_origin. */
+int api_join_origin(struct app *app, struct evhttp_request *req);
+/* Joins: 0 to go on, or -1 after answering 429 rate_limited. */
+int api_join_rate(struct app *app, struct evhttp_request *req);
+/* The client's address (46 bytes), behind trusted_proxies. */
+void api_client_addr(struct app *app, struct evhttp_request *req,
+    char out[46]);
+
 /* Reply to a script's result that is not a success ("no_queue"...). */
 void api_reply_result(struct api_call *c, const char *result);
 

@@ -118,11 +118,12 @@ api_join(struct app *app, struct evhttp_request *req,
 	char userkey[KEYS_USER_MAX];
 	struct queue_keys k;
 	struct api_call *c;
-	json_t *doc;
+	json_t *doc = NULL;
 	uuid_t uu;
 	int nkeys = API_QUEUE_KEYS;
 
-	if (join_body(req, &doc, &user) == -1)
+	if (api_join_origin(app, req) == -1 ||
+	    join_body(req, &doc, &user) == -1 || api_join_rate(app, req) == -1)
 		goto done;
 	if ((c = call_new(app, req, m->queue, join_done)) == NULL)
 		goto done;

@@ -11,6 +11,8 @@ struct admission;
 struct broadcast;
 struct passkeys;
 struct revoke;
+struct ratelimit;
+struct netlist;
 
 struct app {
 	struct event_base *base;
@@ -21,6 +23,8 @@ struct app {
 	struct broadcast *broadcast;
 	const struct passkeys *passkeys;	/* NULL: passes are off */
 	struct revoke *revoke;		/* recent answers about passes */
+	struct ratelimit *ratelimit;	/* join_rate_per_ip */
+	const struct netlist *trusted;	/* trusted_proxies; NULL: none */
 };
 
 #endif

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clientaddr.h"
 #include "conf.h"
 #include "keys.h"
 #include "log.h"
@@ -198,6 +199,12 @@ check_domain(const char *v)
 }
 
 static int
+check_proxies(const char *v)
+{
+	return check_text(v) && netlist_valid(v);
+}
+
+static int
 check_redirect(const char *v)
 {
 	size_t n = strlen(v), min;	/* the scheme and one byte more */
@@ -258,7 +265,8 @@ static const struct conf_key conf_keys[] = {
 	{ "join_rate_per_ip", SC_GLOBAL, G(join_rate_per_ip), .def = "0",
 	  INT(0, 1000000) },
 	{ "trusted_proxies", SC_GLOBAL, G(trusted_proxies),
-	  STR(check_text, "addresses separated by spaces or commas") },
+	  STR(check_proxies, "IPv4 or IPv6 addresses or CIDR blocks "
+	  "separated by spaces or commas") },
 	{ "max_body", SC_GLOBAL, G(max_body), .def = "4096",
 	  INT(64, 1048576) },
 	{ "keepalive_interval", SC_GLOBAL, G(keepalive_interval), .def = "15",

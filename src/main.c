@@ -23,7 +23,9 @@
 #include "http.h"
 #include "log.h"
 #include "listener.h"
+#include "clientaddr.h"
 #include "passkeys.h"
+#include "ratelimit.h"
 #include "revoke.h"
 #include "store.h"
 #include "supervisor.h"
@@ -233,6 +235,7 @@ write_port_file(const char *path, int port)
 struct run {
 	struct conf *conf;
 	const struct passkeys *passkeys;	/* NULL: passes are off */
+	const struct netlist *trusted;		/* trusted_proxies */
 	const struct opts *opts;
 	int port;
 	int fd;		/* single process: the listening socket, else -1 */
@@ -298,8 +301,12 @@ run_instance(int worker, int ready_fd, void *arg)
 	}
 	app.conf = r->conf;
 	app.passkeys = r->passkeys;
+	app.trusted = r->trusted;
 	if ((app.base = event_base_new()) == NULL ||
-	    (app.revoke = revoke_new()) == NULL) {
+	    (app.revoke = revoke_new()) == NULL ||
+	    (app.ratelimit = ratelimit_new(r->conf->join_rate_per_ip)) ==
+	    NULL) {
+		revoke_free(app.revoke);
 		log_error("event=startup_failed error=\"no event base\"");
 		if (app.base)
 			event_base_free(app.base);
@@ -308,6 +315,7 @@ run_instance(int worker, int ready_fd, void *arg)
 	log_info("event=listen addr=%s port=%d redis=%s queues=%zu",
 	    r->conf->listen, r->port, r->conf->redis, r->conf->nqueues);
 	rc = serve(&app, fd, ready_fd);
+	ratelimit_free(app.ratelimit);
 	revoke_free(app.revoke);
 	event_base_free(app.base);
 	return rc;
@@ -338,9 +346,10 @@ worker_count(const struct conf *c)
  * supervises workers that each listen on it with SO_REUSEPORT.
  */
 static int
-start(struct conf *c, const struct passkeys *k, const struct opts *o)
+start(struct conf *c, const struct passkeys *k, const struct netlist *trusted,
+    const struct opts *o)
 {
-	struct run r = { c, k, o, 0, -1 };
+	struct run r = { c, k, trusted, o, 0, -1 };
 	long n = worker_count(c);
 	char err[512];
 	int fd, rc;
@@ -383,8 +392,9 @@ main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct passkeys *k = NULL;
+	struct netlist *r_trusted;
 	struct conf c;
-	int rc;
+	int rc, bad;
 
 	if ((rc = parse_args(argc, argv, &o)) != 0)
 		return rc == 1 ? 0 : 2;
@@ -403,7 +413,9 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	raise_fd_limit();
 	srandom((unsigned)time(NULL) ^ (unsigned)getpid());
-	rc = start(&c, k, &o);
+	r_trusted = netlist_parse(c.trusted_proxies, &bad, NULL, 0);
+	rc = start(&c, k, r_trusted, &o);
+	netlist_free(r_trusted);
 	passkeys_free(k);
 	conf_free(&c);
 	return rc;
