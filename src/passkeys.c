@@ -133,6 +133,12 @@ passkeys_load_file(const char *path, char *err, size_t errlen)
 		goto done;
 	}
 	n = fread(text, 1, PASSKEYS_FILE_MAX + 1, f);
+	if (ferror(f)) {
+		passkeys_err(err, errlen, "%s: cannot read: %s", path,
+		    strerror(errno));
+		fclose(f);
+		goto done;
+	}
 	fclose(f);
 	if (n > PASSKEYS_FILE_MAX || memchr(text, '\0', n) != NULL) {
 		passkeys_err(err, errlen, "%s: cannot read: %s", path,
