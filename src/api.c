@@ -2,10 +2,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "admission.h"
 #include "api.h"
 #include "conf.h"
+#include "cookie.h"
 #include "http.h"
 #include "log.h"
 #include "store.h"
@@ -65,6 +67,38 @@ api_call_run(struct api_call *c, enum lua_script_id script, int nkeys,
 			http_send_unavailable(c->req);
 		free(c);
 	}
+}
+
+void
+api_pass_attach(struct app *app, struct token_status *st, char *buf)
+{
+	struct pass_claims c;
+
+	if (app->passkeys == NULL || !st->active)
+		return;
+	snprintf(c.queue, sizeof c.queue, "%s", st->queue);
+	snprintf(c.token, sizeof c.token, "%s", st->token);
+	c.iat = c.nbf = (long long)time(NULL);
+	c.exp = st->active_until;
+	if (pass_sign(app->passkeys, &c, buf, PASS_MAX) == 0)
+		st->pass = buf;
+	else
+		log_error("event=pass_sign_failed queue=%s", st->queue);
+}
+
+void
+api_pass_cookie(struct app *app, struct evhttp_request *req,
+    const struct token_status *st)
+{
+	char buf[PASS_MAX + 512];
+
+	if (st->pass == NULL || cookie_set(buf, sizeof buf,
+	    app->conf->pass_cookie, st->pass,
+	    st->active_until - (long long)time(NULL),
+	    app->conf->pass_cookie_domain, app->conf->pass_cookie_secure) == -1)
+		return;
+	evhttp_add_header(evhttp_request_get_output_headers(req), "Set-Cookie",
+	    buf);
 }
 
 void

@@ -11,6 +11,8 @@
 #include "app.h"
 #include "keys.h"
 #include "lua_scripts.h"
+#include "pass.h"
+#include "reply.h"
 #include "route.h"
 
 #define API_QUEUE_KEYS 7
@@ -26,6 +28,7 @@ api_handler api_page, api_asset;
 api_handler api_metrics;
 api_handler api_admin_list, api_admin_queue;
 api_handler api_admin_state, api_admin_promote, api_admin_kick;
+api_handler api_check;
 
 /* One Redis round trip on behalf of a request. */
 struct api_call {
@@ -69,6 +72,23 @@ void api_show_run(struct app *app, struct evhttp_request *req,
 /* A new api_call for an endpoint of queue; NULL after answering 500. */
 struct api_call *api_call_new(struct app *app, struct evhttp_request *req,
     const char *queue, void (*done)(struct api_call *, const redisReply *));
+
+/*
+ * Entry passes: sign the pass of an active status into buf (PASS_MAX
+ * bytes) and point st->pass at it; nothing when passes are off.
+ */
+void api_pass_attach(struct app *app, struct token_status *st, char *buf);
+/* Set-Cookie with the pass of st, when it has one. */
+void api_pass_cookie(struct app *app, struct evhttp_request *req,
+    const struct token_status *st);
+
+/* Joins: 0 to go on, or -1 after answering 403 forbidden_origin. */
+int api_join_origin(struct app *app, struct evhttp_request *req);
+/* Joins: 0 to go on, or -1 after answering 429 rate_limited. */
+int api_join_rate(struct app *app, struct evhttp_request *req);
+/* The client's address (46 bytes), behind trusted_proxies. */
+void api_client_addr(struct app *app, struct evhttp_request *req,
+    char out[46]);
 
 /* Reply to a script's result that is not a success ("no_queue"...). */
 void api_reply_result(struct api_call *c, const char *result);

@@ -223,6 +223,10 @@ api_page(struct app *app, struct evhttp_request *req,
 	struct queue_keys k;
 	int bad_token;
 
+	if (m->method == RM_POST && api_join_origin(app, req) == -1) {
+		free(p);
+		return;
+	}
 	if (p == NULL) {
 		http_send_error(req, 500, "internal", "out of memory");
 		return;

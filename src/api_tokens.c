@@ -3,8 +3,10 @@
  * (GET .../tokens/{t}) and leaving (DELETE .../tokens/{t}). Every input is
  * checked here, before anything touches Redis.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <event2/buffer.h>
 #include <jansson.h>
@@ -15,6 +17,7 @@
 #include "facts.h"
 #include "http.h"
 #include "log.h"
+#include "revoke.h"
 #include "validate.h"
 
 /* A user key outlives any sane wait; join ignores it once its token left. */
@@ -24,8 +27,11 @@ static void
 status_reply(struct api_call *c, const struct facts *f, int code)
 {
 	struct token_status st;
+	char pass[PASS_MAX];
 
 	facts_status(f, c->queue, &st);
+	api_pass_attach(c->app, &st, pass);
+	api_pass_cookie(c->app, c->req, &st);
 	http_send_json(c->req, code, reply_status(&st));
 }
 
@@ -97,11 +103,12 @@ api_join(struct app *app, struct evhttp_request *req,
 	char userkey[KEYS_USER_MAX];
 	struct queue_keys k;
 	struct api_call *c;
-	json_t *doc;
+	json_t *doc = NULL;
 	uuid_t uu;
 	int nkeys = API_QUEUE_KEYS;
 
-	if (join_body(req, &doc, &user) == -1)
+	if (api_join_origin(app, req) == -1 ||
+	    join_body(req, &doc, &user) == -1 || api_join_rate(app, req) == -1)
 		goto done;
 	if ((c = api_call_new(app, req, m->queue, join_done)) == NULL)
 		goto done;
@@ -144,6 +151,11 @@ leave_done(struct api_call *c, const redisReply *r)
 	}
 	log_debug("event=leave queue=%s token=%s", c->queue,
 	    log_tok(c->token, tok));
+	/* This process knows at once; others learn it from Redis. */
+	if (r->elements >= 2 && r->element[1]->type == REDIS_REPLY_STRING &&
+	    strcmp(r->element[1]->str, "active") == 0)
+		revoke_put(c->app->revoke, c->queue, c->token, 1,
+		    (long long)time(NULL) * 1000);
 	http_send_empty(c->req, 204);
 }
 
@@ -152,9 +164,11 @@ void
 api_token(struct app *app, struct evhttp_request *req,
     const struct route_match *m)
 {
-	const char *argv[API_QUEUE_KEYS + 2];
+	const char *argv[API_QUEUE_KEYS + 4];
+	char revoked[KEYS_MAX + 48], leeway[16];
 	struct queue_keys k;
 	struct api_call *c;
+	int del = m->method == RM_DELETE;
 
 	c = api_call_new(app, req, m->queue,
 	    m->method == RM_DELETE ? leave_done : status_done);
@@ -162,9 +176,19 @@ api_token(struct app *app, struct evhttp_request *req,
 		return;
 	strcpy(c->token, m->token);
 	api_queue_argv(app, m->queue, &k, argv);
-	argv[API_QUEUE_KEYS] = c->token;
-	argv[API_QUEUE_KEYS + 1] = k.events;	/* leave: a slot may refill */
-	api_call_run(c, m->method == RM_DELETE ? LUA_LEAVE : LUA_STATUS,
-	    API_QUEUE_KEYS, API_QUEUE_KEYS + (m->method == RM_DELETE ? 2 : 1),
+	if (!del) {
+		argv[API_QUEUE_KEYS] = c->token;
+		api_call_run(c, LUA_STATUS, API_QUEUE_KEYS, API_QUEUE_KEYS + 1,
+		    argv);
+		return;
+	}
+	keys_revoked(revoked, sizeof revoked, app->conf->key_prefix,
+	    m->queue, c->token);
+	snprintf(leeway, sizeof leeway, "%d", PASS_LEEWAY * 1000);
+	argv[API_QUEUE_KEYS] = revoked;
+	argv[API_QUEUE_KEYS + 1] = c->token;
+	argv[API_QUEUE_KEYS + 2] = k.events;	/* a slot may refill */
+	argv[API_QUEUE_KEYS + 3] = leeway;
+	api_call_run(c, LUA_LEAVE, API_QUEUE_KEYS + 1, API_QUEUE_KEYS + 4,
 	    argv);
 }

@@ -10,6 +10,10 @@ struct http;
 struct admission;
 struct broadcast;
 struct pages;
+struct passkeys;
+struct revoke;
+struct ratelimit;
+struct netlist;
 
 struct app {
 	struct event_base *base;
@@ -21,6 +25,10 @@ struct app {
 	const struct pages *pages;	/* the waiting page's templates */
 	const char *admin_token;	/* NULL: the admin API is off */
 	int draining;			/* shutting down: /readyz says 503 */
+	const struct passkeys *passkeys;	/* NULL: passes are off */
+	struct revoke *revoke;		/* recent answers about passes */
+	struct ratelimit *ratelimit;	/* join_rate_per_ip */
+	const struct netlist *trusted;	/* trusted_proxies; NULL: none */
 };
 
 #endif

@@ -276,13 +276,14 @@ stream_entered(struct broadcast *b, struct stream *st, long long expiry_ms)
 {
 	struct bqueue *q = &b->queues[st->queue];
 	struct token_status ts = { 0 };
-	char tok[37];
+	char tok[37], pass[PASS_MAX];
 
 	uuid_unparse_lower(st->token, tok);
 	ts.queue = q->name, ts.token = tok, ts.active = 1;
 	ts.waiting = q->waiting;
 	ts.active_until = expiry_ms / 1000;
 	ts.redirect = q->redirect[0] ? q->redirect : NULL;
+	api_pass_attach(b->app, &ts, pass);
 	if (stream_send(b, st, "entered", reply_status(&ts)) == 0)
 		stream_close(b, st, "entered", CLOSE_END);
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clientaddr.h"
 #include "conf.h"
 #include "keys.h"
 #include "log.h"
@@ -47,6 +48,7 @@ struct conf_key {
 
 static const char *const mode_names[] = { "rate", "capacity", NULL };
 static const char *const state_names[] = { "open", "paused", "closed", NULL };
+static const char *const bool_names[] = { "no", "yes", NULL };
 
 /* Strictly decimal: 0 ok, -1 not an integer, -2 too large for a long. */
 static int
@@ -188,6 +190,20 @@ check_cookie(const char *v)
 	    "0123456789!#$%&'*+-.^_`|~") == n;
 }
 
+/* A cookie Domain attribute: a DNS name, optionally with a leading dot. */
+static int
+check_domain(const char *v)
+{
+	return host_ok(v + (v[0] == '.'), 0) && strchr(v, '.') != NULL &&
+	    strspn(v, "0123456789.") != strlen(v);
+}
+
+static int
+check_proxies(const char *v)
+{
+	return check_text(v) && netlist_valid(v);
+}
+
 static int
 check_redirect(const char *v)
 {
@@ -242,10 +258,15 @@ static const struct conf_key conf_keys[] = {
 	{ "pass_cookie", SC_GLOBAL, G(pass_cookie), .def = "waitroom_pass",
 	  STR(check_cookie, "1 to 64 cookie-name characters: A-Z a-z 0-9 "
 	  "and ! # $ % & ' * + - . ^ _ ` | ~") },
+	{ "pass_cookie_secure", SC_GLOBAL, G(pass_cookie_secure), .def = "yes",
+	  ENUM(bool_names) },
+	{ "pass_cookie_domain", SC_GLOBAL, G(pass_cookie_domain),
+	  STR(check_domain, "a domain name such as shop.example") },
 	{ "join_rate_per_ip", SC_GLOBAL, G(join_rate_per_ip), .def = "0",
 	  INT(0, 1000000) },
 	{ "trusted_proxies", SC_GLOBAL, G(trusted_proxies),
-	  STR(check_text, "addresses separated by spaces or commas") },
+	  STR(check_proxies, "IPv4 or IPv6 addresses or CIDR blocks "
+	  "separated by spaces or commas") },
 	{ "max_body", SC_GLOBAL, G(max_body), .def = "4096",
 	  INT(64, 1048576) },
 	{ "keepalive_interval", SC_GLOBAL, G(keepalive_interval), .def = "15",

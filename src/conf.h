@@ -43,6 +43,8 @@ struct conf {
 	char *page_template;
 	char *pass_key_file;
 	char *pass_cookie;
+	int pass_cookie_secure;	/* 1: the cookie says Secure (HTTPS only) */
+	char *pass_cookie_domain; /* NULL: host-only cookie */
 	long join_rate_per_ip;
 	char *trusted_proxies;
 	long max_body;		/* bytes accepted in a public request body */

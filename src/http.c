@@ -64,6 +64,7 @@ static api_handler *const handlers[] = {
 	[ROUTE_ADMIN_OPEN] = api_admin_state,
 	[ROUTE_ADMIN_PROMOTE] = api_admin_promote,
 	[ROUTE_ADMIN_TOKEN] = api_admin_kick,
+	[ROUTE_CHECK] = api_check,
 };
 
 /*
@@ -329,27 +330,18 @@ http_cors_headers(const struct conf *c, struct evhttp_request *req,
 }
 
 /*
- * CORS: allowed origins get their headers; a join posted by a page of
- * another origin, not allowed, is refused (a GET without the headers is
- * simply unreadable to that page). 0: go on; -1: answered.
+ * CORS: allowed origins get their headers on the API. Whether a page of
+ * another origin may join at all is api_join_origin's call.
  */
-static int
+static void
 http_cors(struct app *app, struct evhttp_request *req,
     const struct route_match *m)
 {
-	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
-	const char *origin = evhttp_find_header(in, "Origin");
+	const char *origin = evhttp_find_header(
+	    evhttp_request_get_input_headers(req), "Origin");
 
-	if (origin == NULL || !(http_is_api(m->id) || m->id == ROUTE_PAGE))
-		return 0;
-	if (http_is_api(m->id))
+	if (origin != NULL && http_is_api(m->id))
 		http_cors_headers(app->conf, req, origin);
-	if (m->method != RM_POST || http_origin_allowed(app->conf, origin) ||
-	    cors_same_origin(origin, evhttp_find_header(in, "Host")))
-		return 0;
-	http_send_error(req, 403, "forbidden_origin", "pages of this origin "
-	    "may not join the line (cors_origins)");
-	return -1;
 }
 
 /* OPTIONS from a browser before a cross-origin call. */
@@ -435,8 +427,7 @@ http_dispatch(struct evhttp_request *req, void *arg)
 		http_route_error(req, rr, &m, path);
 		return;
 	}
-	if (http_cors(app, req, &m) == -1)
-		return;
+	http_cors(app, req, &m);
 	body = evbuffer_get_length(evhttp_request_get_input_buffer(req));
 	if (body > (size_t)app->conf->max_body) {
 		http_send_error(req, 413, "body_too_large", "a request body "

@@ -55,3 +55,12 @@ keys_registry(char buf[KEYS_MAX], const char *prefix)
 	snprintf(buf, KEYS_MAX, "%s:queues", prefix);
 	return 0;
 }
+
+int
+keys_revoked(char *buf, size_t size, const char *prefix, const char *queue,
+    const char *token)
+{
+	int n = snprintf(buf, size, "%s:{%s}:revoked:%s", prefix, queue, token);
+
+	return n < 0 || (size_t)n >= size ? -1 : n;
+}

@@ -36,4 +36,8 @@ int keys_registry(char buf[KEYS_MAX], const char *prefix);
 int keys_user(char *buf, size_t size, const char *prefix, const char *queue,
     const char *user);
 
+/* <prefix>:{<queue>}:revoked:<token>: a pass that no longer admits. */
+int keys_revoked(char *buf, size_t size, const char *prefix,
+    const char *queue, const char *token);
+
 #endif

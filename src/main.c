@@ -25,6 +25,10 @@
 #include "log.h"
 #include "listener.h"
 #include "page.h"
+#include "clientaddr.h"
+#include "passkeys.h"
+#include "ratelimit.h"
+#include "revoke.h"
 #include "store.h"
 #include "supervisor.h"
 
@@ -239,6 +243,8 @@ write_port_file(const char *path, int port)
 struct run {
 	struct conf *conf;
 	const struct pages *pages;
+	const struct passkeys *passkeys;	/* NULL: passes are off */
+	const struct netlist *trusted;		/* trusted_proxies */
 	const struct opts *opts;
 	const char *admin_token;	/* NULL: the admin API is off */
 	int port;
@@ -322,13 +328,23 @@ run_instance(int worker, int ready_fd, void *arg)
 	app.conf = r->conf;
 	app.pages = r->pages;
 	app.admin_token = r->admin_token;
-	if ((app.base = event_base_new()) == NULL) {
+	app.passkeys = r->passkeys;
+	app.trusted = r->trusted;
+	if ((app.base = event_base_new()) == NULL ||
+	    (app.revoke = revoke_new()) == NULL ||
+	    (app.ratelimit = ratelimit_new(r->conf->join_rate_per_ip)) ==
+	    NULL) {
+		revoke_free(app.revoke);
 		log_error("event=startup_failed error=\"no event base\"");
+		if (app.base)
+			event_base_free(app.base);
 		return 1;
 	}
 	log_info("event=listen addr=%s port=%d redis=%s queues=%zu",
 	    r->conf->listen, r->port, r->conf->redis, r->conf->nqueues);
 	rc = serve(&app, fd, ready_fd, worker);
+	ratelimit_free(app.ratelimit);
+	revoke_free(app.revoke);
 	event_base_free(app.base);
 	return rc;
 }
@@ -358,67 +374,86 @@ worker_count(const struct conf *c)
  * supervises workers that each listen on it with SO_REUSEPORT.
  */
 static int
-start(struct conf *c, const struct pages *pages, const struct opts *o,
-    const char *admin_token)
+start(struct run *r)
 {
-	struct run r = { c, pages, o, admin_token, 0, -1 };
+	struct conf *c = r->conf;
 	long n = worker_count(c);
 	char err[512];
 	int fd, rc;
 
-	fd = listener_open(c->listen, -1, n > 1, n == 1, &r.port, err,
+	fd = listener_open(c->listen, -1, n > 1, n == 1, &r->port, err,
 	    sizeof err);
 	if (fd == -1) {
 		log_error("event=startup_failed error=\"%s\"", err);
 		return 1;
 	}
 	if (n == 1) {
-		r.fd = fd;
-		announce_port(&r);
-		return run_instance(-1, -1, &r);
+		r->fd = fd;
+		announce_port(r);
+		return run_instance(-1, -1, r);
 	}
-	rc = supervise((int)n, run_instance, &r, announce_port);
+	rc = supervise((int)n, run_instance, r, announce_port);
 	close(fd);
 	return rc;
+}
+
+/* The pass keys when pass_key_file is set; -1 after saying what is wrong. */
+static int
+load_passkeys(const struct conf *c, struct passkeys **k)
+{
+	char err[CONF_ERR_MAX];
+
+	*k = NULL;
+	if (c->pass_key_file == NULL)
+		return 0;
+	if ((*k = passkeys_load_file(c->pass_key_file, err, sizeof err)) ==
+	    NULL) {
+		fprintf(stderr, "waitroomd: pass_key_file: %s\n", err);
+		return -1;
+	}
+	return 0;
 }
 
 int
 main(int argc, char **argv)
 {
 	struct opts o = { 0 };
-	struct pages *pages;
 	struct conf c;
+	struct run r = { &c, NULL, NULL, NULL, &o, NULL, 0, -1 };
+	struct pages *pages = NULL;
+	struct passkeys *k = NULL;
+	struct netlist *trusted = NULL;
 	char token[AUTH_TOKEN_MAX + 1], err[CONF_ERR_MAX];
-	int rc;
+	int rc, bad;
 
 	if ((rc = parse_args(argc, argv, &o)) != 0)
 		return rc == 1 ? 0 : 2;
-	if (load_conf(&c, &o) == -1) {
-		conf_free(&c);
-		return 1;
-	}
-	if (c.admin_token_file && auth_token_load(c.admin_token_file, token,
-	    err, sizeof err) == -1) {
+	rc = 1;
+	if (load_conf(&c, &o) == -1 || load_passkeys(&c, &k) == -1)
+		goto done;
+	if ((c.admin_token_file && auth_token_load(c.admin_token_file, token,
+	    err, sizeof err) == -1) ||
+	    (pages = pages_new(&c, err, sizeof err)) == NULL) {
 		fprintf(stderr, "waitroomd: %s\n", err);
-		conf_free(&c);
-		return 1;
-	}
-	if ((pages = pages_new(&c, err, sizeof err)) == NULL) {
-		fprintf(stderr, "waitroomd: %s\n", err);
-		conf_free(&c);
-		return 1;
+		goto done;
 	}
 	if (o.check_only) {
-		printf("waitroomd: configuration ok (%zu queues)\n", c.nqueues);
-		pages_free(pages);
-		conf_free(&c);
-		return 0;
+		printf("waitroomd: configuration ok (%zu queues%s)\n",
+		    c.nqueues, k ? ", entry passes on" : "");
+		rc = 0;
+		goto done;
 	}
 	log_set_level(c.log_level);
 	signal(SIGPIPE, SIG_IGN);
 	raise_fd_limit();
 	srandom((unsigned)time(NULL) ^ (unsigned)getpid());
-	rc = start(&c, pages, &o, c.admin_token_file ? token : NULL);
+	trusted = netlist_parse(c.trusted_proxies, &bad, NULL, 0);
+	r.pages = pages, r.passkeys = k, r.trusted = trusted;
+	r.admin_token = c.admin_token_file ? token : NULL;
+	rc = start(&r);
+done:
+	netlist_free(trusted);
+	passkeys_free(k);
 	pages_free(pages);
 	conf_free(&c);
 	return rc;

@@ -38,6 +38,8 @@ reply_status(const struct token_status *st)
 		if (st->redirect)
 			json_object_set_new(j, "redirect",
 			    json_string(st->redirect));
+		if (st->pass)
+			json_object_set_new(j, "pass", json_string(st->pass));
 		return j;
 	}
 	json_object_set_new(j, "position", json_integer(st->position));

@@ -17,6 +17,7 @@ struct token_status {
 	long long eta_seconds;		/* waiting: -1 = null (no estimate) */
 	long long active_until;		/* active: unix seconds */
 	const char *redirect;		/* active: NULL when none */
+	const char *pass;		/* active: NULL when passes are off */
 };
 
 /* {"error":{"code":..,"message":..}} as a malloc'd string. */

@@ -43,6 +43,7 @@ static const struct route routes[] = {
 	  "admin_token" },
 	{ ROUTE_PAGE, "/q/:q", RM_GET | RM_POST, "page" },
 	{ ROUTE_ASSET, "/assets/:f", RM_GET, "asset" },
+	{ ROUTE_CHECK, "/v1/check", RM_GET, "check" },
 };
 
 #define NROUTES (sizeof routes / sizeof routes[0])

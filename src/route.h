@@ -33,6 +33,7 @@ enum route_id {
 	ROUTE_ADMIN_OPEN,	/* /v1/admin/queues/{q}/open */
 	ROUTE_ADMIN_PROMOTE,	/* /v1/admin/queues/{q}/promote */
 	ROUTE_ADMIN_TOKEN,	/* /v1/admin/queues/{q}/tokens/{t} */
+	ROUTE_CHECK,		/* /v1/check */
 	ROUTE_COUNT
 };
 

@@ -1,8 +1,11 @@
 -- leave.lua: leave the line, or end an active session (freeing its slot).
--- KEYS: see lib.lua
+-- KEYS: see lib.lua; KEYS[8] the token's revoked key (keys.c)
 -- In a capacity queue, the freed slot goes to the next waiter at once.
+-- An ended session's entry pass is revoked: KEYS[8] lives until the pass
+-- expires plus the leeway checkers allow (GET /v1/check reads it).
 -- ARGV[1] token
 -- ARGV[2] events channel
+-- ARGV[3] leeway in ms
 -- Reply: { 'left', 'waiting' | 'active' }; or { 'no_queue' } / { 'gone' }
 local c = load_conf(KEYS[1])
 if not c then
@@ -14,10 +17,16 @@ if redis.call('ZREM', KEYS[3], token) == 1 then
   redis.call('HINCRBY', KEYS[6], 'left', 1)
   return { 'left', 'waiting' }
 end
-if redis.call('ZREM', KEYS[4], token) == 1 then
+local expiry = tonumber(redis.call('ZSCORE', KEYS[4], token))
+if expiry then
+  redis.call('ZREM', KEYS[4], token)
   redis.call('HINCRBY', KEYS[6], 'left', 1)
+  local now = now_ms()
+  local ttl = expiry - now + (tonumber(ARGV[3]) or 0)
+  if ttl > 0 then
+    redis.call('SET', KEYS[8], '1', 'PX', ttl)
+  end
   if c.mode == 'capacity' and c.state ~= 'paused' then
-    local now = now_ms()
     admit(free_slots(now, c, 100), now, c, ARGV[2])
   end
   return { 'left', 'active' }

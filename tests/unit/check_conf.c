@@ -8,7 +8,8 @@
 
 #define GLOBAL_KEYS "listen, redis, key_prefix, workers, push_interval, " \
 	"max_streams, max_streams_per_ip, admin_token_file, cors_origins, " \
-	"log_level, pass_key_file, pass_cookie, join_rate_per_ip, " \
+	"log_level, pass_key_file, pass_cookie, pass_cookie_secure, " \
+	"pass_cookie_domain, join_rate_per_ip, " \
 	"trusted_proxies, max_body, keepalive_interval, stream_buffer, " \
 	"page_template"
 #define QUEUE_KEYS "mode, batch, interval, max_active, active_ttl, " \
@@ -527,6 +528,33 @@ START_TEST(test_long_value_cut)
 }
 END_TEST
 
+START_TEST(test_pass_cookie_keys)
+{
+	struct conf c;
+
+	ck_assert_int_eq(load(&c, "pass_cookie = wr_pass\n"), 0);
+	ck_assert_int_eq(c.pass_cookie_secure, 1);	/* Secure by default */
+	ck_assert_ptr_null(c.pass_cookie_domain);
+	conf_free(&c);
+	ck_assert_int_eq(load(&c, "pass_cookie_secure = no\n"
+	    "pass_cookie_domain = .shop.example\n"), 0);
+	ck_assert_int_eq(c.pass_cookie_secure, 0);
+	ck_assert_str_eq(c.pass_cookie_domain, ".shop.example");
+	conf_free(&c);
+	ck_assert_int_eq(load(&c, "pass_cookie_secure = off\n"), -1);
+	ck_assert_str_eq(err, "waitroom.conf:1: key 'pass_cookie_secure': "
+	    "'off' is not valid (accepted: no, yes)");
+	conf_free(&c);
+	ck_assert_int_eq(load(&c, "\npass_cookie_domain = shop example\n"),
+	    -1);
+	ck_assert_ptr_nonnull(strstr(err, "waitroom.conf:2: key "
+	    "'pass_cookie_domain'"));
+	conf_free(&c);
+	ck_assert_int_eq(load(&c, "pass_cookie_domain = 10.0.0.1\n"), -1);
+	conf_free(&c);
+}
+END_TEST
+
 START_TEST(test_bad_set_keeps_value)
 {
 	struct conf c;
@@ -733,6 +761,7 @@ main(void)
 	tcase_add_test(bad, test_bad_queue_name_length);
 	tcase_add_test(bad, test_long_value_cut);
 	tcase_add_test(bad, test_bad_set_keeps_value);
+	tcase_add_test(tc, test_pass_cookie_keys);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, bad);
 	return unit_run(s);

@@ -62,6 +62,18 @@ START_TEST(test_events)
 }
 END_TEST
 
+START_TEST(test_check)
+{
+	ck_assert_int_eq(route_match(RM_GET, "/v1/check", &m), ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_CHECK);
+	ck_assert_int_eq(route_match(RM_POST, "/v1/check", &m),
+	    ROUTE_BAD_METHOD);
+	ck_assert_str_eq(m.allow, "GET");
+	ck_assert_int_eq(route_match(RM_GET, "/v1/check/", &m),
+	    ROUTE_NOT_FOUND);
+}
+END_TEST
+
 static const char *const not_found[] = {
 	"/", "", "/v1", "/v1/", "/v1/queues", "/v1/queues/",
 	"/v1/queues/q/", "/v1/queues/q/x", "/v1/queues/q/tokens/",
@@ -218,6 +230,7 @@ main(void)
 	tcase_add_test(tc, test_token);
 	tcase_add_test(tc, test_events);
 	tcase_add_test(tc, test_page);
+	tcase_add_test(tc, test_check);
 	tcase_add_loop_test(tc, test_not_found, 0,
 	    (int)(sizeof not_found / sizeof not_found[0]));
 	tcase_add_test(tc, test_bad_method);

@@ -1,0 +1,190 @@
+/*
+ * api_check.c: GET /v1/check[?queue=q], the question nginx's auth_request
+ * asks before every request to the protected site: is this visitor's entry
+ * pass (the pass cookie, or Authorization: Bearer) valid? 204 with
+ * X-Waitroom-Queue, X-Waitroom-Token and X-Waitroom-Expires when it is,
+ * 401 otherwise.
+ *
+ * The signature and claims are checked here, in memory. Whether the
+ * session was ended (DELETE) is asked of Redis, at most about once a second
+ * per pass thanks to revoke.c; while Redis is unreachable, a pass that is
+ * signed and unexpired is accepted: admitted visitors keep their session
+ * through a Redis outage, as a stateless pass promises.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/time.h>
+
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+
+#include "api.h"
+#include "cookie.h"
+#include "http.h"
+#include "log.h"
+#include "revoke.h"
+#include "store.h"
+#include "validate.h"
+
+struct check_call {
+	struct app *app;
+	struct evhttp_request *req;
+	struct pass_claims c;
+};
+
+static long long
+check_now_ms(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (long long)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+}
+
+static void
+check_deny(struct evhttp_request *req, enum pass_verdict v)
+{
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "WWW-Authenticate", "Bearer realm=\"waitroom\"");
+	http_send_error(req, 401, "unauthorized", "%s", pass_verdict_text(v));
+}
+
+static void
+check_allow(struct evhttp_request *req, const struct pass_claims *c)
+{
+	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+	char exp[24];
+
+	snprintf(exp, sizeof exp, "%lld", c->exp);
+	evhttp_add_header(out, "X-Waitroom-Queue", c->queue);
+	evhttp_add_header(out, "X-Waitroom-Token", c->token);
+	evhttp_add_header(out, "X-Waitroom-Expires", exp);
+	http_send_empty(req, 204);
+}
+
+static void
+check_revoked_done(const struct store_result *res, void *arg)
+{
+	struct check_call *k = arg;
+	int revoked = 0;
+
+	if (res->status == STORE_OK && res->reply->type == REDIS_REPLY_INTEGER)
+		revoked = res->reply->integer > 0;
+	else
+		log_debug("event=check_unverified queue=%s reason=store",
+		    k->c.queue);
+	revoke_put(k->app->revoke, k->c.queue, k->c.token, revoked,
+	    check_now_ms());
+	if (revoked)
+		check_deny(k->req, PASS_REVOKED);
+	else
+		check_allow(k->req, &k->c);
+	free(k);
+}
+
+/* A valid pass: has its session been ended? */
+static void
+check_revocation(struct app *app, struct evhttp_request *req,
+    const struct pass_claims *c)
+{
+	char key[KEYS_MAX + 48];
+	const char *argv[2] = { "EXISTS", key };
+	struct check_call *k;
+	int known = revoke_get(app->revoke, c->queue, c->token, check_now_ms());
+
+	if (known >= 0) {
+		if (known)
+			check_deny(req, PASS_REVOKED);
+		else
+			check_allow(req, c);
+		return;
+	}
+	if ((k = calloc(1, sizeof *k)) == NULL) {
+		http_send_error(req, 500, "internal", "out of memory");
+		return;
+	}
+	k->app = app, k->req = req, k->c = *c;
+	keys_revoked(key, sizeof key, app->conf->key_prefix, c->queue,
+	    c->token);
+	if (store_command(app->store, 2, argv, NULL, check_revoked_done,
+	    k) == -1) {
+		/* Not connected: the signature is all we can go by. */
+		check_allow(req, c);
+		free(k);
+	}
+}
+
+/* The pass: Authorization: Bearer first, else the pass cookie. */
+static int
+check_find_pass(struct app *app, struct evhttp_request *req,
+    const char **pass, size_t *len)
+{
+	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
+	const char *auth = evhttp_find_header(in, "Authorization");
+
+	if (auth && strncasecmp(auth, "Bearer ", 7) == 0) {
+		*pass = auth + 7 + strspn(auth + 7, " ");
+		*len = strlen(*pass);
+		return 0;
+	}
+	for (struct evkeyval *h = in->tqh_first; h; h = h->next.tqe_next)
+		if (strcasecmp(h->key, "Cookie") == 0 && cookie_find(h->value,
+		    app->conf->pass_cookie, pass, len) == 0)
+			return 0;
+	return -1;
+}
+
+/* ?queue=q: 0 and *queue (NULL when absent), or -1 after answering 400. */
+static int
+check_queue_arg(struct evhttp_request *req, struct evkeyvalq *q,
+    const char **queue)
+{
+	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+	const char *query = uri ? evhttp_uri_get_query(uri) : NULL;
+
+	*queue = NULL;
+	if (query == NULL)
+		return 0;
+	if (evhttp_parse_query_str(query, q) == -1) {
+		http_send_error(req, 400, "bad_request", "malformed query "
+		    "string (accepted: ?queue=NAME)");
+		return -1;
+	}
+	*queue = evhttp_find_header(q, "queue");
+	if (*queue && !valid_queue_id(*queue)) {
+		http_send_error(req, 400, "bad_queue_id", "a queue id is 1 to "
+		    "64 of A-Z, a-z, 0-9, '_' and '-'");
+		return -1;
+	}
+	return 0;
+}
+
+void
+api_check(struct app *app, struct evhttp_request *req,
+    const struct route_match *m)
+{
+	struct evkeyvalq q = { NULL, NULL };
+	const char *queue, *pass = NULL;
+	struct pass_claims c;
+	enum pass_verdict v;
+	size_t len = 0;
+
+	if (check_queue_arg(req, &q, &queue) == -1)
+		goto done;
+	if (app->passkeys == NULL) {
+		http_send_error(req, 401, "unauthorized", "entry passes are "
+		    "off: this server has no pass_key_file");
+		goto done;
+	}
+	check_find_pass(app, req, &pass, &len);
+	v = pass_verify(app->passkeys, pass ? pass : "", len,
+	    check_now_ms() / 1000, queue, &c);
+	if (v != PASS_OK)
+		check_deny(req, v);
+	else
+		check_revocation(app, req, &c);
+done:
+	evhttp_clear_headers(&q);
+}

@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016 # jq programs and wait_until's code are quoted
+#
+# nginx.sh: etc/nginx/waitroom-site.conf, run by real nginx in front of
+# waitroomd and a small static shop, as a visitor's browser sees it: no
+# pass -> the waiting page; join, get admitted -> the shop, with the pass
+# cookie; a forged, expired, revoked or other-queue pass -> the waiting
+# page again; the live stream comes through nginx unbuffered.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+[ -x "$NGINX" ] || bail "nginx is installed (tools/check-all installs nginx-light)"
+
+S=shop-secret-0123456789abcdefghijklmnop
+printf 'k1 %s\n' "$S" >"$WR_TMP/keys"
+cat >"$WR_TMP/wr.conf" <<EOF2
+pass_key_file = $WR_TMP/keys
+pass_cookie_secure = no
+push_interval = 1
+
+[queue shop]
+mode        = capacity
+max_active  = 1
+active_ttl  = 120
+waiting_ttl = 600
+
+[queue other]
+mode        = capacity
+max_active  = 10
+EOF2
+
+start_redis
+start_waitroomd "$WR_TMP/wr.conf"
+wait_ready || bail "the daemon is ready" "$(wr_last)"
+
+# ---- nginx: the example site, and the shop as a second server --------------
+
+N=$WR_TMP/nginx
+mkdir -p "$N/shop" "$N/tmp"
+echo "welcome to the shop" >"$N/shop/index.html"
+chmod -R a+rX "$N"
+
+# nginx_launch: start nginx on two free ports; 0 when it serves.
+NGINX_PID='' NGINX_PORT='' SHOP_PORT=''
+nginx_launch() {
+	NGINX_PORT=$(wr_free_port) && SHOP_PORT=$(wr_free_port) || return 1
+	sed -e "s/listen 80;/listen 127.0.0.1:$NGINX_PORT;/" \
+	    -e "s/127\.0\.0\.1:8080/127.0.0.1:$WR_PORT/" \
+	    -e "s/127\.0\.0\.1:8000/127.0.0.1:$SHOP_PORT/" \
+	    -e "s/concert/shop/g" \
+	    "$TOP_SRCDIR/etc/nginx/waitroom-site.conf" >"$N/site.conf"
+	{
+		[ "$(id -u)" = 0 ] && echo "user root;"
+		cat <<EOF2
+worker_processes 1;
+error_log $N/error.log info;
+events { worker_connections 256; }
+http {
+    access_log $N/access.log;
+    client_body_temp_path $N/tmp/body;
+    proxy_temp_path $N/tmp/proxy;
+    fastcgi_temp_path $N/tmp/fastcgi;
+    uwsgi_temp_path $N/tmp/uwsgi;
+    scgi_temp_path $N/tmp/scgi;
+    log_format token '\$http_x_waitroom_token \$request';
+    include $N/site.conf;
+    server {
+        listen 127.0.0.1:$SHOP_PORT;
+        root $N/shop;
+        access_log $N/shop.log token;
+    }
+}
+EOF2
+	} >"$N/nginx.conf"
+	"$NGINX" -t -p "$N" -e "$N/error.log" -c "$N/nginx.conf" \
+	    -g "pid $N/nginx.pid;" >"$N/t.log" 2>&1 || return 2
+	"$NGINX" -p "$N" -e "$N/error.log" -c "$N/nginx.conf" \
+	    -g "daemon off; pid $N/nginx.pid;" >>"$N/error.log" 2>&1 </dev/null &
+	NGINX_PID=$!
+	wait_until "curl -s -o /dev/null http://127.0.0.1:$SHOP_PORT/" 5 &&
+	    return 0
+	kill "$NGINX_PID" 2>/dev/null
+	wait "$NGINX_PID" 2>/dev/null
+	return 1
+}
+
+for ((i = 0; i < 5; i++)); do
+	nginx_launch
+	rc=$?
+	[ "$rc" = 0 ] && break
+	[ "$rc" = 2 ] && bail "nginx -t accepts the example site" "$(cat "$N/t.log")"
+done
+[ "$rc" = 0 ] || bail "nginx starts" "$(tail -n 20 "$N/error.log")"
+WR_EXTRA_PIDS+=("$NGINX_PID")
+pass "nginx -t accepts etc/nginx/waitroom-site.conf, and nginx serves it"
+
+NG=http://127.0.0.1:$NGINX_PORT
+JAR=$WR_TMP/jar
+
+# visit PATH [CURL-ARG...]: a browser's GET through nginx with the cookie
+# jar; sets STATUS, BODY and LOCATION.
+visit() {
+	local path=$1
+	shift
+	STATUS=$(curl -s --max-time 10 -b "$JAR" -c "$JAR" -o "$WR_TMP/v.body" \
+	    -D "$WR_TMP/v.h" -w '%{http_code}' "$@" "$NG$path")
+	wr_slurp BODY "$WR_TMP/v.body"
+	LOCATION=$(tr -d '\r' <"$WR_TMP/v.h" | sed -n 's/^Location: //Ip')
+	LOCATION=${LOCATION#"$NG"}	# nginx makes redirects absolute
+}
+
+# through_nginx PASS: what nginx does with a request carrying only PASS.
+through_nginx() {
+	STATUS=$(curl -s --max-time 10 -o "$WR_TMP/p.body" -D "$WR_TMP/p.h" \
+	    -w '%{http_code}' -H "Cookie: waitroom_pass=$1" "$NG/")
+	LOCATION=$(tr -d '\r' <"$WR_TMP/p.h" | sed -n 's/^Location: //Ip')
+	LOCATION=${LOCATION#"$NG"}
+}
+
+# ---- a visitor without a pass, then admitted ----------------------------
+
+visit /
+check_eq "$STATUS $LOCATION" "302 /q/shop" \
+    "no pass: nginx sends the visitor to the waiting page /q/shop"
+visit /v1/queues/shop/tokens -X POST
+check_eq "$STATUS $(jq -r .status <<<"$BODY")" "201 active" \
+    "the join through nginx is admitted at once (a free slot)"
+T1=$(jq -r .token <<<"$BODY")
+P1=$(jq -r .pass <<<"$BODY")
+visit "/v1/queues/shop/tokens/$T1"
+check_eq "$STATUS" 200 "the status GET through nginx -> 200"
+check "the status GET set the pass cookie in the browser" \
+    grep -qE "$(printf '\t')waitroom_pass$(printf '\t')eyJ" "$JAR"
+visit /
+check_eq "$STATUS $BODY" "200 welcome to the shop" \
+    "with the pass cookie nginx lets the visitor into the shop"
+visit /index.html
+check_eq "$STATUS" 200 "every page of the shop, not just the first"
+check "the shop learns who came in: X-Waitroom-Token from the check" \
+    grep -q "^$T1 GET /index.html" "$N/shop.log"
+
+# ---- passes that must not open the shop ------------------------------------
+
+through_nginx "$P1"
+check_eq "$STATUS" 200 "the real pass alone (no jar) opens the shop"
+now=$(date +%s)
+sign() {
+	python3 - "$1" "$2" <<'PY'
+import base64, hashlib, hmac, json, sys
+b = lambda x: base64.urlsafe_b64encode(x).rstrip(b"=").decode()
+h = b(json.dumps({"alg": "HS256", "kid": "k1"}).encode())
+p = b(sys.argv[2].encode())
+s = hmac.new(sys.argv[1].encode(), (h + "." + p).encode(), hashlib.sha256)
+print(h + "." + p + "." + b(s.digest()))
+PY
+}
+claims() {
+	printf '{"aud":"%s","sub":"%s","iat":%d,"nbf":%d,"exp":%d}' "$1" "$T1" \
+	    "$2" "$2" "$3"
+}
+through_nginx "$(sign not-the-shop-secret-0123456789abcdef "$(claims shop "$now" $((now + 60)))")"
+check_eq "$STATUS $LOCATION" "302 /q/shop" "a forged pass -> the waiting page"
+through_nginx "$(sign "$S" "$(claims shop $((now - 600)) $((now - 60)))")"
+check_eq "$STATUS $LOCATION" "302 /q/shop" "an expired pass -> the waiting page"
+http POST /v1/queues/other/tokens
+PO=$(json .pass)
+through_nginx "$PO"
+check_eq "$STATUS $LOCATION" "302 /q/shop" \
+    "a valid pass of another queue -> the waiting page"
+through_nginx "${P1%?}"
+check_eq "$STATUS $LOCATION" "302 /q/shop" "a truncated pass -> the waiting page"
+
+# ---- the live stream through nginx, and revocation -----------------------
+
+visit /v1/queues/shop/tokens -X POST
+T2=$(jq -r .token <<<"$BODY")
+check_eq "$(jq -r .status <<<"$BODY")" waiting "a second visitor waits (max_active 1)"
+WR_BASE_SAVED=$WR_BASE
+WR_BASE=$NG
+sse_start s2 "/v1/queues/shop/tokens/$T2/events"
+WR_BASE=$WR_BASE_SAVED
+check "the first status event arrives through nginx within 2 s" \
+    sse_wait s2 '^event: status' 1 2
+check "a second one a push_interval later: nginx does not hold them back" \
+    sse_wait s2 '^event: status' 2 3
+visit "/v1/queues/shop/tokens/$T1" -X DELETE
+check_eq "$STATUS" 204 "the first visitor ends the session (DELETE through nginx)"
+check "entered reaches the stream through nginx within 1 s" \
+    sse_wait s2 '^event: entered' 1 1
+check "the stream ends after entered" sse_ended s2 5
+P2=$(sse_events s2 | awk -F '\t' '$3 == "entered" { print $4; exit }' | jq -r .pass)
+
+visit /
+check_eq "$STATUS $LOCATION" "302 /q/shop" \
+    "after the DELETE the revoked pass cookie -> the waiting page"
+through_nginx "$P2"
+check_eq "$STATUS $(cat "$WR_TMP/p.body")" "200 welcome to the shop" \
+    "the pass of the entered event opens the shop"
+
+check "nginx logged no emergency or alert" \
+    bash -c "! grep -q '\[emerg\]\|\[alert\]' '$N/error.log'"
+kill -QUIT "$NGINX_PID" 2>/dev/null
+check "nginx stops" wr_wait_exit "$NGINX_PID" 10
+stop_waitroomd
