@@ -2,6 +2,8 @@
 #ifndef WR_APP_H
 #define WR_APP_H
 
+#include <stddef.h>
+
 #include <event2/event.h>
 
 struct conf;
@@ -13,7 +15,12 @@ struct pages;
 
 struct app {
 	struct event_base *base;
-	struct conf *conf;
+	struct conf *conf;		/* the one in force: read it here */
+	struct conf *conf_owned;	/* what a reload made; NULL: main's */
+	/* Read the configuration again (file, then command line). */
+	int (*conf_load)(struct conf *c, const void *arg, char *err,
+	    size_t errlen);
+	const void *conf_load_arg;
 	struct store *store;
 	struct http *http;
 	struct admission *admission;
@@ -21,6 +28,8 @@ struct app {
 	const struct pages *pages;	/* the waiting page's templates */
 	const char *admin_token;	/* NULL: the admin API is off */
 	int draining;			/* shutting down: /readyz says 503 */
+	int worker;			/* -1: the single process */
+	int ready_fd;			/* a worker tells the supervisor here */
 };
 
 #endif

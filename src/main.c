@@ -23,6 +23,9 @@
 #include "config.h"
 #include "http.h"
 #include "log.h"
+#include "notify.h"
+#include "reload.h"
+#include "seed.h"
 #include "listener.h"
 #include "page.h"
 #include "store.h"
@@ -96,89 +99,79 @@ parse_args(int argc, char **argv, struct opts *o)
 
 /* The file, then the command line over it, with the same rules. */
 static int
-load_conf(struct conf *c, const struct opts *o)
+load_conf(struct conf *c, const void *arg, char *err, size_t errlen)
 {
+	const struct opts *o = arg;
 	const char *path = o->config ? o->config : DEFAULT_CONFIG;
 	const char *flags[][2] = { { "listen", o->listen },
 	    { "redis", o->redis }, { "log_level", o->log_level } };
-	char err[CONF_ERR_MAX];
+	char why[CONF_ERR_MAX];
 
 	conf_init(c);
 	if (o->config || access(path, F_OK) == 0) {
-		if (conf_load_file(c, path, err, sizeof err) == -1) {
-			fprintf(stderr, "waitroomd: %s\n", err);
+		if (conf_load_file(c, path, err, errlen) == -1)
 			return -1;
-		}
 	}
 	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
 		if (flags[i][1] == NULL)
 			continue;
-		if (conf_global_set(c, flags[i][0], flags[i][1], err,
-		    sizeof err) == -1) {
-			fprintf(stderr, "waitroomd: --%s: %s\n", flags[i][0],
-			    err);
+		if (conf_global_set(c, flags[i][0], flags[i][1], why,
+		    sizeof why) == -1) {
+			snprintf(err, errlen, "--%s: %s", flags[i][0], why);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-struct field_args {
-	const char *argv[64];
-	char *copies[32];	/* values are borrowed only during the call */
-	int argc, ncopies;
-};
-
+/* What the service manager shows: one line. */
 static void
-add_field(const char *key, const char *value, void *arg)
+announce_status(struct app *app)
 {
-	struct field_args *a = arg;
-	char *copy;
-
-	if (a->argc + 2 > (int)(sizeof a->argv / sizeof a->argv[0]) ||
-	    (copy = strdup(value)) == NULL)
-		return;
-	a->copies[a->ncopies++] = copy;
-	a->argv[a->argc++] = key;
-	a->argv[a->argc++] = copy;
-}
-
-static void
-queue_written(const struct store_result *res, void *arg)
-{
-	if (res->status != STORE_OK)
-		log_error("event=queue_config_failed error=\"%s\"",
-		    res->error ? res->error : "");
+	notify_status("serving queues=%zu streams=%zu", app->conf->nqueues,
+	    broadcast_count(app->broadcast));
 }
 
 /*
  * Write the configured queues into Redis: at first connect the file wins;
- * after a reconnect only a hash Redis lost is written again.
+ * after a reconnect only a hash Redis lost is written again. The single
+ * process is ready once it listens and Redis answers.
  */
 static void
 on_store_ready(int first, void *arg)
 {
 	struct app *app = arg;
-	struct conf *c = app->conf;
 
-	char registry[KEYS_MAX];
-
-	keys_registry(registry, c->key_prefix);
-	for (size_t i = 0; i < c->nqueues; i++) {
-		struct field_args a = { { NULL }, { NULL }, 0, 0 };
-		struct queue_keys k;
-
-		keys_queue(&k, c->key_prefix, c->queues[i].name);
-		a.argv[a.argc++] = k.config;
-		a.argv[a.argc++] = registry;
-		a.argv[a.argc++] = first ? "replace" : "missing";
-		a.argv[a.argc++] = c->queues[i].name;
-		conf_queue_fields(&c->queues[i], add_field, &a);
-		store_eval(app->store, LUA_CONFIG_INIT, 2, a.argc, a.argv,
-		    NULL, queue_written, NULL);
-		for (int j = 0; j < a.ncopies; j++)
-			free(a.copies[j]);
+	seed_all(app, first ? "replace" : "missing");
+	if (first && app->worker < 0) {
+		notify_send("READY=1");
+		announce_status(app);
 	}
+}
+
+/* A worker tells the supervisor it serves, at start and after a reload. */
+static int
+tell_serving(struct app *app)
+{
+	unsigned char tag = (unsigned char)(app->worker < 0 ? 0 : app->worker);
+
+	if (app->ready_fd < 0)
+		return 0;
+	return write(app->ready_fd, &tag, 1) == 1 ? 0 : -1;
+}
+
+static void
+on_reload(struct app *app)
+{
+	log_info("event=sighup msg=\"reloading the configuration\"");
+	if (app->worker < 0)
+		notify_reloading();
+	reload_run(app);
+	if (app->worker < 0) {
+		notify_send("READY=1");
+		announce_status(app);
+	}
+	tell_serving(app);
 }
 
 #define DRAIN_RETRY_MS 1000	/* streams come back this soon, elsewhere */
@@ -196,11 +189,18 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 	struct timeval tv = { 0, DRAIN_FLUSH_MS * 1000 };
 
 	if (sig == SIGHUP) {
-		log_warn("event=sighup msg=\"reload is not supported yet; "
-		    "restart to apply a new configuration\"");
+		if (!app->draining)
+			on_reload(app);
 		return;
 	}
+	if (app->draining)
+		return;
 	log_info("event=shutdown signal=%d", (int)sig);
+	if (app->worker < 0) {
+		notify_send("STOPPING=1");
+		notify_status("stopping: draining %zu streams",
+		    broadcast_count(app->broadcast));
+	}
 	app->draining = 1;
 	http_stop_accepting(app->http);
 	broadcast_drain(app->broadcast, DRAIN_RETRY_MS);
@@ -260,9 +260,8 @@ unblock_signals(void)
 }
 
 static int
-serve(struct app *app, int fd, int ready_fd, int worker)
+serve(struct app *app, int fd)
 {
-	unsigned char tag = (unsigned char)(worker < 0 ? 0 : worker);
 	struct event *sigs[3] = { NULL, NULL, NULL };
 	const int signums[3] = { SIGINT, SIGTERM, SIGHUP };
 	char err[512];
@@ -286,7 +285,7 @@ serve(struct app *app, int fd, int ready_fd, int worker)
 			goto done;
 	}
 	unblock_signals();
-	if (ready_fd >= 0 && write(ready_fd, &tag, 1) != 1)
+	if (tell_serving(app) == -1)
 		goto done;
 	rc = event_base_dispatch(app->base) == -1;
 done:
@@ -298,6 +297,10 @@ done:
 	broadcast_free(app->broadcast);
 	http_free(app->http);
 	admission_free(app->admission);
+	if (app->conf_owned) {
+		conf_free(app->conf_owned);
+		free(app->conf_owned);
+	}
 	return rc;
 }
 
@@ -322,13 +325,17 @@ run_instance(int worker, int ready_fd, void *arg)
 	app.conf = r->conf;
 	app.pages = r->pages;
 	app.admin_token = r->admin_token;
+	app.conf_load = load_conf;
+	app.conf_load_arg = r->opts;
+	app.worker = worker;
+	app.ready_fd = ready_fd;
 	if ((app.base = event_base_new()) == NULL) {
 		log_error("event=startup_failed error=\"no event base\"");
 		return 1;
 	}
 	log_info("event=listen addr=%s port=%d redis=%s queues=%zu",
 	    r->conf->listen, r->port, r->conf->redis, r->conf->nqueues);
-	rc = serve(&app, fd, ready_fd, worker);
+	rc = serve(&app, fd);
 	event_base_free(app.base);
 	return rc;
 }
@@ -342,6 +349,14 @@ announce_port(void *arg)
 	    r->port) == -1)
 		log_error("event=port_file_failed file=%s error=\"%s\"",
 		    r->opts->port_file, strerror(errno));
+}
+
+/* Every worker serves: the port file, and the service manager hears it. */
+static void
+workers_ready(void *arg)
+{
+	announce_port(arg);
+	notify_send("READY=1");
 }
 
 static long
@@ -377,7 +392,7 @@ start(struct conf *c, const struct pages *pages, const struct opts *o,
 		announce_port(&r);
 		return run_instance(-1, -1, &r);
 	}
-	rc = supervise((int)n, run_instance, &r, announce_port);
+	rc = supervise((int)n, run_instance, &r, workers_ready);
 	close(fd);
 	return rc;
 }
@@ -393,7 +408,8 @@ main(int argc, char **argv)
 
 	if ((rc = parse_args(argc, argv, &o)) != 0)
 		return rc == 1 ? 0 : 2;
-	if (load_conf(&c, &o) == -1) {
+	if (load_conf(&c, &o, err, sizeof err) == -1) {
+		fprintf(stderr, "waitroomd: %s\n", err);
 		conf_free(&c);
 		return 1;
 	}

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "notify.h"
 #include "supervisor.h"
 
 #define SUP_MAX 64
@@ -31,6 +32,8 @@ struct sup {
 	void *arg;
 	int ready[2];		/* a worker writes its number when it serves */
 	unsigned char serving[SUP_MAX];
+	unsigned char reloaded[SUP_MAX];	/* told us since the SIGHUP */
+	int reloading;		/* a SIGHUP went out; READY=1 once all told */
 	sigset_t sigs;
 	int stopping;
 	int killed;		/* some worker needed SIGKILL */
@@ -131,7 +134,7 @@ take_ready(struct sup *s)
 		return;
 	for (ssize_t k = 0; k < r; k++)
 		if (buf[k] < s->n && s->w[buf[k]].pid != 0)
-			s->serving[buf[k]] = 1;
+			s->serving[buf[k]] = s->reloaded[buf[k]] = 1;
 }
 
 static int
@@ -148,10 +151,15 @@ on_sig(struct sup *s, int sig, time_t now)
 {
 	if (sig == SIGCHLD)
 		reap(s);
-	else if (sig == SIGHUP)
+	else if (sig == SIGHUP && !s->stopping) {
+		notify_reloading();
+		memset(s->reloaded, 0, sizeof s->reloaded);
+		s->reloading = 1;
 		forward(s, SIGHUP);
-	else if ((sig == SIGTERM || sig == SIGINT) && !s->stopping) {
+	} else if ((sig == SIGTERM || sig == SIGINT) && !s->stopping) {
 		log_info("event=shutdown signal=%d workers=%d", sig, running(s));
+		notify_send("STOPPING=1");
+		notify_status("stopping: draining %d workers", running(s));
 		s->stopping = 1;
 		s->stop_deadline = now + SUP_STOP_S;
 		forward(s, SIGTERM);
@@ -180,6 +188,16 @@ step(struct sup *s)
 			spawn(s, i);
 }
 
+/* Every running worker has reloaded (or died and came back serving). */
+static int
+all_reloaded(const struct sup *s)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->w[i].pid != 0 && !s->reloaded[i])
+			return 0;
+	return 1;
+}
+
 /*
  * Run until every worker has stopped. on_ready once every worker serves
  * (a worker that died and came back counts once it serves again).
@@ -194,7 +212,13 @@ run_loop(struct sup *s, void (*on_ready)(void *), void *arg)
 		step(s);
 		if (!announced && !s->stopping && all_serving(s)) {
 			on_ready(arg);
+			notify_status("serving workers=%d", s->n);
 			announced = 1;
+		}
+		if (s->reloading && !s->stopping && all_reloaded(s)) {
+			s->reloading = 0;
+			notify_send("READY=1");
+			notify_status("serving workers=%d reloaded", s->n);
 		} else if (!announced && !warned && mono() >= late) {
 			log_error("event=workers_not_ready msg=\"not every "
 			    "worker serves yet\"");
