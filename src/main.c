@@ -238,6 +238,7 @@ write_port_file(const char *path, int port)
 /* What a worker needs from main: the configuration and the socket. */
 struct run {
 	struct conf *conf;
+	struct conf *conf_owned;	/* the supervisor's reloaded one */
 	const struct pages *pages;
 	const struct opts *opts;
 	const char *admin_token;	/* NULL: the admin API is off */
@@ -351,6 +352,31 @@ announce_port(void *arg)
 		    r->opts->port_file, strerror(errno));
 }
 
+/*
+ * The supervisor reads the file too at SIGHUP, quietly (its workers log),
+ * so a worker it starts later serves the configuration in force.
+ */
+static void
+workers_hup(void *arg)
+{
+	struct run *r = arg;
+	struct conf *fresh = calloc(1, sizeof *fresh);
+	char err[CONF_ERR_MAX];
+
+	if (fresh == NULL || load_conf(fresh, r->opts, err, sizeof err) == -1) {
+		if (fresh)
+			conf_free(fresh);
+		free(fresh);
+		return;
+	}
+	reload_keep_fixed(fresh, r->conf, 0);
+	if (r->conf_owned) {
+		conf_free(r->conf_owned);
+		free(r->conf_owned);
+	}
+	r->conf = r->conf_owned = fresh;
+}
+
 /* Every worker serves: the port file, and the service manager hears it. */
 static void
 workers_ready(void *arg)
@@ -376,7 +402,7 @@ static int
 start(struct conf *c, const struct pages *pages, const struct opts *o,
     const char *admin_token)
 {
-	struct run r = { c, pages, o, admin_token, 0, -1 };
+	struct run r = { c, NULL, pages, o, admin_token, 0, -1 };
 	long n = worker_count(c);
 	char err[512];
 	int fd, rc;
@@ -392,8 +418,12 @@ start(struct conf *c, const struct pages *pages, const struct opts *o,
 		announce_port(&r);
 		return run_instance(-1, -1, &r);
 	}
-	rc = supervise((int)n, run_instance, &r, workers_ready);
+	rc = supervise((int)n, run_instance, &r, workers_ready, workers_hup);
 	close(fd);
+	if (r.conf_owned) {
+		conf_free(r.conf_owned);
+		free(r.conf_owned);
+	}
 	return rc;
 }
 

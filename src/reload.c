@@ -10,10 +10,13 @@
 #include "reload.h"
 #include "seed.h"
 
+static int loud_keys = 1;
+
 static void
 needs_restart(const char *key)
 {
-	log_warn("event=reload_needs_restart key=%s msg=\"%s changes only "
+	if (loud_keys)
+		log_warn("event=reload_needs_restart key=%s msg=\"%s changes only "
 	    "with a restart; the old value stays\"", key, key);
 }
 
@@ -40,9 +43,10 @@ keep_str(const char *key, char **fresh, char **old)
 }
 
 /* Listen, Redis, workers, the key prefix, what startup built: restart. */
-static void
-keep_fixed(struct conf *fresh, struct conf *old)
+void
+reload_keep_fixed(struct conf *fresh, struct conf *old, int loud)
 {
+	loud_keys = loud;
 	keep_str("listen", &fresh->listen, &old->listen);
 	keep_str("redis", &fresh->redis, &old->redis);
 	keep_str("key_prefix", &fresh->key_prefix, &old->key_prefix);
@@ -59,6 +63,7 @@ keep_fixed(struct conf *fresh, struct conf *old)
 			keep_str("page_template", &fresh->queues[i].page_template,
 			    &q->page_template);
 	}
+	loud_keys = 1;
 }
 
 struct text {
@@ -97,7 +102,7 @@ apply(struct app *app, struct conf *fresh)
 	struct conf *old = app->conf;
 	size_t changed = 0;
 
-	keep_fixed(fresh, old);
+	reload_keep_fixed(fresh, old, 1);
 	app->conf = fresh;
 	log_set_level(fresh->log_level);
 	broadcast_set_limits(app->broadcast);

@@ -10,6 +10,14 @@
 
 struct app;
 
+struct conf;
+
+/*
+ * Give fresh the old values of what only a restart changes (listen,
+ * redis, workers, ...); loud: log each one that differed.
+ */
+void reload_keep_fixed(struct conf *fresh, struct conf *old, int loud);
+
 /* 0: the new configuration is in force; -1: the old one stays. */
 int reload_run(struct app *app);
 

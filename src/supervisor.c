@@ -29,6 +29,7 @@ struct sup {
 	struct worker w[SUP_MAX];
 	int n;
 	supervisor_worker *run;
+	void (*on_hup)(void *arg);
 	void *arg;
 	int ready[2];		/* a worker writes its number when it serves */
 	unsigned char serving[SUP_MAX];
@@ -153,6 +154,8 @@ on_sig(struct sup *s, int sig, time_t now)
 		reap(s);
 	else if (sig == SIGHUP && !s->stopping) {
 		notify_reloading();
+		if (s->on_hup)
+			s->on_hup(s->arg);
 		memset(s->reloaded, 0, sizeof s->reloaded);
 		s->reloading = 1;
 		forward(s, SIGHUP);
@@ -229,13 +232,13 @@ run_loop(struct sup *s, void (*on_ready)(void *), void *arg)
 
 int
 supervise(int n, supervisor_worker *worker, void *arg,
-    void (*on_ready)(void *arg))
+    void (*on_ready)(void *arg), void (*on_hup)(void *arg))
 {
 	struct sup s;
 
 	memset(&s, 0, sizeof s);
 	s.n = n > SUP_MAX ? SUP_MAX : n;
-	s.run = worker, s.arg = arg;
+	s.run = worker, s.arg = arg, s.on_hup = on_hup;
 	if (pipe(s.ready) == -1)
 		return 1;
 	sigemptyset(&s.sigs);

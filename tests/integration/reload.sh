@@ -51,6 +51,29 @@ reloads() {
 	    $((5 * SLOW))
 }
 
+# refused413: ten POSTs of 200 bytes, spread over the workers by the
+# kernel, are all refused 413.
+refused413() {
+	local i
+	for ((i = 0; i < 10; i++)); do
+		http POST /v1/queues/q/tokens "$BODY_200"
+		[ "$STATUS" = 413 ] || return 1
+	done
+}
+
+# respawned NAME: a worker killed after the reload comes back with the
+# configuration in force (max_body = 100), not the one of startup.
+respawned() {
+	local victim
+	victim=$(pgrep -P "$WR_PID" | head -n 1)
+	kill -KILL "$victim"
+	check "$1: a killed worker is replaced, and its replacement serves" \
+	    wait_until "[ \$(grep -c 'event=worker_started' '$WR_DAEMON_LOG') -ge 3 ] &&
+		[ \$(grep -c 'event=store_ready role=commands' '$WR_DAEMON_LOG') -ge 3 ]" \
+	    $((10 * SLOW))
+	check "$1: the new worker keeps max_body = 100 too (10 POSTs refused)" refused413
+}
+
 # run NAME WORKERS: the whole story on one daemon.
 run() {
 	local name=$1 n=$2 per=$2 done=0 retries
@@ -109,6 +132,7 @@ EOF2
 	    "$name: with its $n workers"
 	check_eq "$(grep -c 'event=worker_died' "$WR_DAEMON_LOG")" 0 \
 	    "$name: no worker died"
+	[ "$n" -gt 1 ] && respawned "$name"
 	stop_waitroomd
 	sse_ended "$name" $((5 * SLOW)) || fail "$name: the stream ends at SIGTERM"
 }
