@@ -53,9 +53,20 @@ usage(FILE *f)
 	    "  --port-file FILE   write the port we listen on to FILE\n"
 	    "  --log-level LEVEL  debug, info, warn or error\n"
 	    "  --check-config     validate the configuration and exit\n"
+	    "  --list-keys        print the configuration keys and exit\n"
 	    "  --version          print the version and exit\n"
 	    "  --help             print this help and exit\n",
 	    DEFAULT_CONFIG);
+}
+
+/* One line a key: its name and where it goes (global, queue or both). */
+static void
+list_keys(void)
+{
+	const char *name, *scope;
+
+	for (size_t i = 0; (name = conf_key_at(i, &scope)) != NULL; i++)
+		printf("%s %s\n", name, scope);
 }
 
 /* 0: go on, 1: exit 0 (help, version), -1: exit 2 (usage error). */
@@ -69,6 +80,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		{ "port-file", required_argument, NULL, 'p' },
 		{ "log-level", required_argument, NULL, 'L' },
 		{ "check-config", no_argument, NULL, 'k' },
+		{ "list-keys", no_argument, NULL, 'K' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -84,6 +96,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		case 'p': o->port_file = optarg; break;
 		case 'L': o->log_level = optarg; break;
 		case 'k': o->check_only = 1; break;
+		case 'K': list_keys(); return 1;
 		case 'V': printf("waitroomd %s\n", PACKAGE_VERSION); return 1;
 		case 'h': usage(stdout); return 1;
 		default: usage(stderr); return -1;
