@@ -30,6 +30,7 @@ struct app {
 	int draining;			/* shutting down: /readyz says 503 */
 	int worker;			/* -1: the single process */
 	int ready_fd;			/* a worker tells the supervisor here */
+	int said_ready;			/* READY=1 went to the service manager */
 };
 
 #endif

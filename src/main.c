@@ -157,6 +157,7 @@ on_store_ready(int first, void *arg)
 
 	seed_all(app, first ? "replace" : "missing");
 	if (first && app->worker < 0) {
+		app->said_ready = 1;
 		notify_send("READY=1");
 		announce_status(app);
 	}
@@ -176,11 +177,14 @@ tell_serving(struct app *app)
 static void
 on_reload(struct app *app)
 {
+	/* Before the first READY=1 the manager is still waiting for that. */
+	int tell = app->worker < 0 && app->said_ready;
+
 	log_info("event=sighup msg=\"reloading the configuration\"");
-	if (app->worker < 0)
+	if (tell)
 		notify_reloading();
 	reload_run(app);
-	if (app->worker < 0) {
+	if (tell) {
 		notify_send("READY=1");
 		announce_status(app);
 	}

@@ -35,6 +35,7 @@ struct sup {
 	unsigned char serving[SUP_MAX];
 	unsigned char reloaded[SUP_MAX];	/* told us since the SIGHUP */
 	int reloading;		/* a SIGHUP went out; READY=1 once all told */
+	int announced;		/* READY=1 was sent */
 	sigset_t sigs;
 	int stopping;
 	int killed;		/* some worker needed SIGKILL */
@@ -153,11 +154,13 @@ on_sig(struct sup *s, int sig, time_t now)
 	if (sig == SIGCHLD)
 		reap(s);
 	else if (sig == SIGHUP && !s->stopping) {
-		notify_reloading();
 		if (s->on_hup)
 			s->on_hup(s->arg);
-		memset(s->reloaded, 0, sizeof s->reloaded);
-		s->reloading = 1;
+		if (s->announced) {	/* else the manager awaits READY=1 */
+			notify_reloading();
+			memset(s->reloaded, 0, sizeof s->reloaded);
+			s->reloading = 1;
+		}
 		forward(s, SIGHUP);
 	} else if ((sig == SIGTERM || sig == SIGINT) && !s->stopping) {
 		log_info("event=shutdown signal=%d workers=%d", sig, running(s));
@@ -209,20 +212,20 @@ static void
 run_loop(struct sup *s, void (*on_ready)(void *), void *arg)
 {
 	time_t late = mono() + SUP_READY_MS / 1000;
-	int announced = 0, warned = 0;
+	int warned = 0;
 
 	while (!s->stopping || running(s) > 0) {
 		step(s);
-		if (!announced && !s->stopping && all_serving(s)) {
+		if (!s->announced && !s->stopping && all_serving(s)) {
 			on_ready(arg);
 			notify_status("serving workers=%d", s->n);
-			announced = 1;
+			s->announced = 1;
 		}
 		if (s->reloading && !s->stopping && all_reloaded(s)) {
 			s->reloading = 0;
 			notify_send("READY=1");
 			notify_status("serving workers=%d reloaded", s->n);
-		} else if (!announced && !warned && mono() >= late) {
+		} else if (!s->announced && !warned && mono() >= late) {
 			log_error("event=workers_not_ready msg=\"not every "
 			    "worker serves yet\"");
 			warned = 1;
