@@ -2,6 +2,8 @@
 #ifndef WR_APP_H
 #define WR_APP_H
 
+#include <stddef.h>
+
 #include <event2/event.h>
 
 struct conf;
@@ -17,7 +19,12 @@ struct netlist;
 
 struct app {
 	struct event_base *base;
-	struct conf *conf;
+	struct conf *conf;		/* the one in force: read it here */
+	struct conf *conf_owned;	/* what a reload made; NULL: main's */
+	/* Read the configuration again (file, then command line). */
+	int (*conf_load)(struct conf *c, const void *arg, char *err,
+	    size_t errlen);
+	const void *conf_load_arg;
 	struct store *store;
 	struct http *http;
 	struct admission *admission;
@@ -29,6 +36,9 @@ struct app {
 	struct revoke *revoke;		/* recent answers about passes */
 	struct ratelimit *ratelimit;	/* join_rate_per_ip */
 	const struct netlist *trusted;	/* trusted_proxies; NULL: none */
+	int worker;			/* -1: the single process */
+	int ready_fd;			/* a worker tells the supervisor here */
+	int said_ready;			/* READY=1 went to the service manager */
 };
 
 #endif

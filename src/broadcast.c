@@ -654,6 +654,13 @@ broadcast_cap(const struct conf *c)
 	return (size_t)rl.rlim_cur - 64;
 }
 
+void
+broadcast_set_limits(struct broadcast *b)
+{
+	b->max_streams = broadcast_cap(b->app->conf);
+	b->max_per_ip = (size_t)b->app->conf->max_streams_per_ip;
+}
+
 struct broadcast *
 broadcast_new(struct app *app, char *err, size_t errlen)
 {
@@ -667,8 +674,7 @@ broadcast_new(struct app *app, char *err, size_t errlen)
 	b->app = app;
 	b->tsize = 1024;
 	b->nslots = (int)(c->push_interval * 1000 / BROADCAST_SLOT_MS);
-	b->max_streams = broadcast_cap(c);
-	b->max_per_ip = (size_t)c->max_streams_per_ip;
+	broadcast_set_limits(b);
 	b->table = calloc(b->tsize, sizeof *b->table);
 	b->slots = calloc(b->nslots, sizeof *b->slots);
 	b->slot_n = calloc(b->nslots, sizeof *b->slot_n);

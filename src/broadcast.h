@@ -29,6 +29,9 @@ struct broadcast *broadcast_new(struct app *app, char *err, size_t errlen);
 /* Ends every stream still open; call before the HTTP server is freed. */
 void broadcast_free(struct broadcast *b);
 
+/* Take max_streams and max_streams_per_ip from app->conf again (reload). */
+void broadcast_set_limits(struct broadcast *b);
+
 /*
  * Reserve a stream for a client address: 0, or the status to answer
  * (503: this process holds max_streams; 429: the address holds

@@ -293,6 +293,16 @@ static const struct conf_key conf_keys[] = {
 };
 
 #define NKEYS (sizeof conf_keys / sizeof conf_keys[0])
+const char *
+conf_key_at(size_t i, const char **scope)
+{
+	if (i >= NKEYS)
+		return NULL;
+	*scope = conf_keys[i].scope == SC_BOTH ? "both" :
+	    conf_keys[i].scope == SC_QUEUE ? "queue" : "global";
+	return conf_keys[i].name;
+}
+
 #define KEY_OFF(k, scope) ((scope) == SC_GLOBAL ? (k)->goff : (k)->qoff)
 
 static void conf_err(char *err, size_t errlen, const char *fmt, ...)

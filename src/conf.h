@@ -107,6 +107,12 @@ void conf_queue_fields(const struct queue_conf *q,
 #define CONF_ADDR_MAX 256
 int conf_addr_split(const char *addr, char *host, size_t hostlen, int *port);
 
+/*
+ * The key table, for waitroomd --list-keys (and the man page's test):
+ * key i's name, with *scope "global", "queue" or "both"; NULL past the end.
+ */
+const char *conf_key_at(size_t i, const char **scope);
+
 /* Names for the enums, as written in the file. */
 const char *conf_mode_name(int mode);
 const char *conf_state_name(int state);

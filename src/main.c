@@ -23,6 +23,9 @@
 #include "config.h"
 #include "http.h"
 #include "log.h"
+#include "notify.h"
+#include "reload.h"
+#include "seed.h"
 #include "listener.h"
 #include "page.h"
 #include "clientaddr.h"
@@ -54,9 +57,20 @@ usage(FILE *f)
 	    "  --port-file FILE   write the port we listen on to FILE\n"
 	    "  --log-level LEVEL  debug, info, warn or error\n"
 	    "  --check-config     validate the configuration and exit\n"
+	    "  --list-keys        print the configuration keys and exit\n"
 	    "  --version          print the version and exit\n"
 	    "  --help             print this help and exit\n",
 	    DEFAULT_CONFIG);
+}
+
+/* One line a key: its name and where it goes (global, queue or both). */
+static void
+list_keys(void)
+{
+	const char *name, *scope;
+
+	for (size_t i = 0; (name = conf_key_at(i, &scope)) != NULL; i++)
+		printf("%s %s\n", name, scope);
 }
 
 /* 0: go on, 1: exit 0 (help, version), -1: exit 2 (usage error). */
@@ -70,6 +84,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		{ "port-file", required_argument, NULL, 'p' },
 		{ "log-level", required_argument, NULL, 'L' },
 		{ "check-config", no_argument, NULL, 'k' },
+		{ "list-keys", no_argument, NULL, 'K' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -85,6 +100,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		case 'p': o->port_file = optarg; break;
 		case 'L': o->log_level = optarg; break;
 		case 'k': o->check_only = 1; break;
+		case 'K': list_keys(); return 1;
 		case 'V': printf("waitroomd %s\n", PACKAGE_VERSION); return 1;
 		case 'h': usage(stdout); return 1;
 		default: usage(stderr); return -1;
@@ -100,89 +116,83 @@ parse_args(int argc, char **argv, struct opts *o)
 
 /* The file, then the command line over it, with the same rules. */
 static int
-load_conf(struct conf *c, const struct opts *o)
+load_conf(struct conf *c, const void *arg, char *err, size_t errlen)
 {
+	const struct opts *o = arg;
 	const char *path = o->config ? o->config : DEFAULT_CONFIG;
 	const char *flags[][2] = { { "listen", o->listen },
 	    { "redis", o->redis }, { "log_level", o->log_level } };
-	char err[CONF_ERR_MAX];
+	char why[CONF_ERR_MAX];
 
 	conf_init(c);
 	if (o->config || access(path, F_OK) == 0) {
-		if (conf_load_file(c, path, err, sizeof err) == -1) {
-			fprintf(stderr, "waitroomd: %s\n", err);
+		if (conf_load_file(c, path, err, errlen) == -1)
 			return -1;
-		}
 	}
 	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
 		if (flags[i][1] == NULL)
 			continue;
-		if (conf_global_set(c, flags[i][0], flags[i][1], err,
-		    sizeof err) == -1) {
-			fprintf(stderr, "waitroomd: --%s: %s\n", flags[i][0],
-			    err);
+		if (conf_global_set(c, flags[i][0], flags[i][1], why,
+		    sizeof why) == -1) {
+			snprintf(err, errlen, "--%s: %s", flags[i][0], why);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-struct field_args {
-	const char *argv[64];
-	char *copies[32];	/* values are borrowed only during the call */
-	int argc, ncopies;
-};
-
+/* What the service manager shows: one line. */
 static void
-add_field(const char *key, const char *value, void *arg)
+announce_status(struct app *app)
 {
-	struct field_args *a = arg;
-	char *copy;
-
-	if (a->argc + 2 > (int)(sizeof a->argv / sizeof a->argv[0]) ||
-	    (copy = strdup(value)) == NULL)
-		return;
-	a->copies[a->ncopies++] = copy;
-	a->argv[a->argc++] = key;
-	a->argv[a->argc++] = copy;
-}
-
-static void
-queue_written(const struct store_result *res, void *arg)
-{
-	if (res->status != STORE_OK)
-		log_error("event=queue_config_failed error=\"%s\"",
-		    res->error ? res->error : "");
+	notify_status("serving queues=%zu streams=%zu", app->conf->nqueues,
+	    broadcast_count(app->broadcast));
 }
 
 /*
  * Write the configured queues into Redis: at first connect the file wins;
- * after a reconnect only a hash Redis lost is written again.
+ * after a reconnect only a hash Redis lost is written again. The single
+ * process is ready once it listens and Redis answers.
  */
 static void
 on_store_ready(int first, void *arg)
 {
 	struct app *app = arg;
-	struct conf *c = app->conf;
 
-	char registry[KEYS_MAX];
-
-	keys_registry(registry, c->key_prefix);
-	for (size_t i = 0; i < c->nqueues; i++) {
-		struct field_args a = { { NULL }, { NULL }, 0, 0 };
-		struct queue_keys k;
-
-		keys_queue(&k, c->key_prefix, c->queues[i].name);
-		a.argv[a.argc++] = k.config;
-		a.argv[a.argc++] = registry;
-		a.argv[a.argc++] = first ? "replace" : "missing";
-		a.argv[a.argc++] = c->queues[i].name;
-		conf_queue_fields(&c->queues[i], add_field, &a);
-		store_eval(app->store, LUA_CONFIG_INIT, 2, a.argc, a.argv,
-		    NULL, queue_written, NULL);
-		for (int j = 0; j < a.ncopies; j++)
-			free(a.copies[j]);
+	seed_all(app, first ? "replace" : "missing");
+	if (first && app->worker < 0) {
+		app->said_ready = 1;
+		notify_send("READY=1");
+		announce_status(app);
 	}
+}
+
+/* A worker tells the supervisor it serves, at start and after a reload. */
+static int
+tell_serving(struct app *app)
+{
+	unsigned char tag = (unsigned char)(app->worker < 0 ? 0 : app->worker);
+
+	if (app->ready_fd < 0)
+		return 0;
+	return write(app->ready_fd, &tag, 1) == 1 ? 0 : -1;
+}
+
+static void
+on_reload(struct app *app)
+{
+	/* Before the first READY=1 the manager is still waiting for that. */
+	int tell = app->worker < 0 && app->said_ready;
+
+	log_info("event=sighup msg=\"reloading the configuration\"");
+	if (tell)
+		notify_reloading();
+	reload_run(app);
+	if (tell) {
+		notify_send("READY=1");
+		announce_status(app);
+	}
+	tell_serving(app);
 }
 
 #define DRAIN_RETRY_MS 1000	/* streams come back this soon, elsewhere */
@@ -200,11 +210,18 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 	struct timeval tv = { 0, DRAIN_FLUSH_MS * 1000 };
 
 	if (sig == SIGHUP) {
-		log_warn("event=sighup msg=\"reload is not supported yet; "
-		    "restart to apply a new configuration\"");
+		if (!app->draining)
+			on_reload(app);
 		return;
 	}
+	if (app->draining)
+		return;
 	log_info("event=shutdown signal=%d", (int)sig);
+	if (app->worker < 0) {
+		notify_send("STOPPING=1");
+		notify_status("stopping: draining %zu streams",
+		    broadcast_count(app->broadcast));
+	}
 	app->draining = 1;
 	http_stop_accepting(app->http);
 	broadcast_drain(app->broadcast, DRAIN_RETRY_MS);
@@ -242,6 +259,7 @@ write_port_file(const char *path, int port)
 /* What a worker needs from main: the configuration and the socket. */
 struct run {
 	struct conf *conf;
+	struct conf *conf_owned;	/* the supervisor's reloaded one */
 	const struct pages *pages;
 	const struct passkeys *passkeys;	/* NULL: passes are off */
 	const struct netlist *trusted;		/* trusted_proxies */
@@ -266,9 +284,8 @@ unblock_signals(void)
 }
 
 static int
-serve(struct app *app, int fd, int ready_fd, int worker)
+serve(struct app *app, int fd)
 {
-	unsigned char tag = (unsigned char)(worker < 0 ? 0 : worker);
 	struct event *sigs[3] = { NULL, NULL, NULL };
 	const int signums[3] = { SIGINT, SIGTERM, SIGHUP };
 	char err[512];
@@ -292,7 +309,7 @@ serve(struct app *app, int fd, int ready_fd, int worker)
 			goto done;
 	}
 	unblock_signals();
-	if (ready_fd >= 0 && write(ready_fd, &tag, 1) != 1)
+	if (tell_serving(app) == -1)
 		goto done;
 	rc = event_base_dispatch(app->base) == -1;
 done:
@@ -304,6 +321,10 @@ done:
 	broadcast_free(app->broadcast);
 	http_free(app->http);
 	admission_free(app->admission);
+	if (app->conf_owned) {
+		conf_free(app->conf_owned);
+		free(app->conf_owned);
+	}
 	return rc;
 }
 
@@ -328,6 +349,10 @@ run_instance(int worker, int ready_fd, void *arg)
 	app.conf = r->conf;
 	app.pages = r->pages;
 	app.admin_token = r->admin_token;
+	app.conf_load = load_conf;
+	app.conf_load_arg = r->opts;
+	app.worker = worker;
+	app.ready_fd = ready_fd;
 	app.passkeys = r->passkeys;
 	app.trusted = r->trusted;
 	if ((app.base = event_base_new()) == NULL ||
@@ -342,7 +367,7 @@ run_instance(int worker, int ready_fd, void *arg)
 	}
 	log_info("event=listen addr=%s port=%d redis=%s queues=%zu",
 	    r->conf->listen, r->port, r->conf->redis, r->conf->nqueues);
-	rc = serve(&app, fd, ready_fd, worker);
+	rc = serve(&app, fd);
 	ratelimit_free(app.ratelimit);
 	revoke_free(app.revoke);
 	event_base_free(app.base);
@@ -358,6 +383,39 @@ announce_port(void *arg)
 	    r->port) == -1)
 		log_error("event=port_file_failed file=%s error=\"%s\"",
 		    r->opts->port_file, strerror(errno));
+}
+
+/*
+ * The supervisor reads the file too at SIGHUP, quietly (its workers log),
+ * so a worker it starts later serves the configuration in force.
+ */
+static void
+workers_hup(void *arg)
+{
+	struct run *r = arg;
+	struct conf *fresh = calloc(1, sizeof *fresh);
+	char err[CONF_ERR_MAX];
+
+	if (fresh == NULL || load_conf(fresh, r->opts, err, sizeof err) == -1) {
+		if (fresh)
+			conf_free(fresh);
+		free(fresh);
+		return;
+	}
+	reload_keep_fixed(fresh, r->conf, 0);
+	if (r->conf_owned) {
+		conf_free(r->conf_owned);
+		free(r->conf_owned);
+	}
+	r->conf = r->conf_owned = fresh;
+}
+
+/* Every worker serves: the port file, and the service manager hears it. */
+static void
+workers_ready(void *arg)
+{
+	announce_port(arg);
+	notify_send("READY=1");
 }
 
 static long
@@ -392,8 +450,12 @@ start(struct run *r)
 		announce_port(r);
 		return run_instance(-1, -1, r);
 	}
-	rc = supervise((int)n, run_instance, r, announce_port);
+	rc = supervise((int)n, run_instance, r, workers_ready, workers_hup);
 	close(fd);
+	if (r->conf_owned) {
+		conf_free(r->conf_owned);
+		free(r->conf_owned);
+	}
 	return rc;
 }
 
@@ -419,7 +481,7 @@ main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct conf c;
-	struct run r = { &c, NULL, NULL, NULL, &o, NULL, 0, -1 };
+	struct run r = { .conf = &c, .opts = &o, .fd = -1 };
 	struct pages *pages = NULL;
 	struct passkeys *k = NULL;
 	struct netlist *trusted = NULL;
@@ -429,7 +491,11 @@ main(int argc, char **argv)
 	if ((rc = parse_args(argc, argv, &o)) != 0)
 		return rc == 1 ? 0 : 2;
 	rc = 1;
-	if (load_conf(&c, &o) == -1 || load_passkeys(&c, &k) == -1)
+	if (load_conf(&c, &o, err, sizeof err) == -1) {
+		fprintf(stderr, "waitroomd: %s\n", err);
+		goto done;
+	}
+	if (load_passkeys(&c, &k) == -1)
 		goto done;
 	if ((c.admin_token_file && auth_token_load(c.admin_token_file, token,
 	    err, sizeof err) == -1) ||

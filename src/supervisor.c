@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "notify.h"
 #include "supervisor.h"
 
 #define SUP_MAX 64
@@ -28,9 +29,13 @@ struct sup {
 	struct worker w[SUP_MAX];
 	int n;
 	supervisor_worker *run;
+	void (*on_hup)(void *arg);
 	void *arg;
 	int ready[2];		/* a worker writes its number when it serves */
 	unsigned char serving[SUP_MAX];
+	unsigned char reloaded[SUP_MAX];	/* told us since the SIGHUP */
+	int reloading;		/* a SIGHUP went out; READY=1 once all told */
+	int announced;		/* READY=1 was sent */
 	sigset_t sigs;
 	int stopping;
 	int killed;		/* some worker needed SIGKILL */
@@ -131,7 +136,7 @@ take_ready(struct sup *s)
 		return;
 	for (ssize_t k = 0; k < r; k++)
 		if (buf[k] < s->n && s->w[buf[k]].pid != 0)
-			s->serving[buf[k]] = 1;
+			s->serving[buf[k]] = s->reloaded[buf[k]] = 1;
 }
 
 static int
@@ -148,10 +153,19 @@ on_sig(struct sup *s, int sig, time_t now)
 {
 	if (sig == SIGCHLD)
 		reap(s);
-	else if (sig == SIGHUP)
+	else if (sig == SIGHUP && !s->stopping) {
+		if (s->on_hup)
+			s->on_hup(s->arg);
+		if (s->announced) {	/* else the manager awaits READY=1 */
+			notify_reloading();
+			memset(s->reloaded, 0, sizeof s->reloaded);
+			s->reloading = 1;
+		}
 		forward(s, SIGHUP);
-	else if ((sig == SIGTERM || sig == SIGINT) && !s->stopping) {
+	} else if ((sig == SIGTERM || sig == SIGINT) && !s->stopping) {
 		log_info("event=shutdown signal=%d workers=%d", sig, running(s));
+		notify_send("STOPPING=1");
+		notify_status("stopping: draining %d workers", running(s));
 		s->stopping = 1;
 		s->stop_deadline = now + SUP_STOP_S;
 		forward(s, SIGTERM);
@@ -180,6 +194,16 @@ step(struct sup *s)
 			spawn(s, i);
 }
 
+/* Every running worker has reloaded (or died and came back serving). */
+static int
+all_reloaded(const struct sup *s)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->w[i].pid != 0 && !s->reloaded[i])
+			return 0;
+	return 1;
+}
+
 /*
  * Run until every worker has stopped. on_ready once every worker serves
  * (a worker that died and came back counts once it serves again).
@@ -188,14 +212,20 @@ static void
 run_loop(struct sup *s, void (*on_ready)(void *), void *arg)
 {
 	time_t late = mono() + SUP_READY_MS / 1000;
-	int announced = 0, warned = 0;
+	int warned = 0;
 
 	while (!s->stopping || running(s) > 0) {
 		step(s);
-		if (!announced && !s->stopping && all_serving(s)) {
+		if (!s->announced && !s->stopping && all_serving(s)) {
 			on_ready(arg);
-			announced = 1;
-		} else if (!announced && !warned && mono() >= late) {
+			notify_status("serving workers=%d", s->n);
+			s->announced = 1;
+		}
+		if (s->reloading && !s->stopping && all_reloaded(s)) {
+			s->reloading = 0;
+			notify_send("READY=1");
+			notify_status("serving workers=%d reloaded", s->n);
+		} else if (!s->announced && !warned && mono() >= late) {
 			log_error("event=workers_not_ready msg=\"not every "
 			    "worker serves yet\"");
 			warned = 1;
@@ -205,13 +235,13 @@ run_loop(struct sup *s, void (*on_ready)(void *), void *arg)
 
 int
 supervise(int n, supervisor_worker *worker, void *arg,
-    void (*on_ready)(void *arg))
+    void (*on_ready)(void *arg), void (*on_hup)(void *arg))
 {
 	struct sup s;
 
 	memset(&s, 0, sizeof s);
 	s.n = n > SUP_MAX ? SUP_MAX : n;
-	s.run = worker, s.arg = arg;
+	s.run = worker, s.arg = arg, s.on_hup = on_hup;
 	if (pipe(s.ready) == -1)
 		return 1;
 	sigemptyset(&s.sigs);

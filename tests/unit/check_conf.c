@@ -732,6 +732,38 @@ START_TEST(test_key_kind)
 }
 END_TEST
 
+/* --list-keys: every key once, each accepted by the scope it names. */
+START_TEST(test_key_table)
+{
+	const char *name, *scope;
+	struct conf c;
+	struct queue_conf q;
+	char msg[CONF_ERR_MAX];
+	size_t n = 0;
+
+	conf_init(&c);
+	conf_queue_init(&q, "t");
+	for (size_t i = 0; (name = conf_key_at(i, &scope)) != NULL; i++, n++) {
+		int global = strcmp(scope, "queue") != 0;
+
+		ck_assert(strcmp(scope, "both") == 0 || strcmp(scope,
+		    "global") == 0 || strcmp(scope, "queue") == 0);
+		msg[0] = '\0';
+		if (global && conf_global_set(&c, name, "\x01", msg,
+		    sizeof msg) == -1)
+			ck_assert_msg(strstr(msg, "unknown") == NULL, "%s: %s",
+			    name, msg);
+		if (strcmp(scope, "global") != 0)
+			ck_assert_msg(conf_queue_key_kind(name) != CONF_UNKNOWN,
+			    "%s", name);
+	}
+	ck_assert_uint_ge(n, 20);
+	ck_assert_ptr_null(conf_key_at(n + 1, &scope));
+	conf_queue_free(&q);
+	conf_free(&c);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -756,6 +788,7 @@ main(void)
 	tcase_add_test(tc, test_missing_file);
 	tcase_add_test(tc, test_shipped_example);
 	tcase_add_test(tc, test_key_kind);
+	tcase_add_test(tc, test_key_table);
 	tcase_add_loop_test(bad, test_bad_file, 0,
 	    (int)(sizeof bad_files / sizeof bad_files[0]));
 	tcase_add_test(bad, test_bad_queue_name_length);

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016 # wait_until's code is quoted
+#
+# reload.sh: SIGHUP re-reads the configuration file, in a single process
+# and with workers = 2. A good file: a new queue answers, a lower max_body
+# refuses what it let through before, and open streams go on getting
+# statuses, never ended. A bad file: an error naming file and line, the
+# old configuration kept, still serving. A changed workers or
+# push_interval: logged as needing a restart, the old value kept.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+if [ "${WAITROOM_VALGRIND:-0}" = 1 ]; then SLOW=5; else SLOW=1; fi
+WR_SSE_TIMEOUT=$((120 * SLOW))
+CONF=$WR_TMP/waitroom.conf
+BODY_200=$(printf '{"user":"u1"%180s}' '')
+
+# write_conf WORKERS [EXTRA...]: the file, with the lines given on top.
+write_conf() {
+	{
+		printf 'workers = %s\npush_interval = 1\n' "$1"
+		shift
+		printf '%s\n' "$@"
+		cat <<'EOF2'
+
+[queue q]
+mode        = rate
+state       = paused
+waiting_ttl = 600
+EOF2
+	} >"$CONF"
+}
+
+# statuses NAME: how many status events the stream got so far.
+statuses() {
+	sse_count "$1" '^event: status$'
+}
+
+# goes_on NAME: one more status within a few push intervals, still open.
+goes_on() {
+	local c
+	c=$(statuses "$1")
+	sse_wait "$1" '^event: status$' $((c + 2)) $((5 * SLOW)) &&
+	    kill -0 "${WR_SSE_PID[$1]}" 2>/dev/null
+}
+
+# reloads N: until N event=reloaded or reload_failed lines in all.
+reloads() {
+	wait_until "[ \$(grep -cE 'event=(reloaded|reload_failed)' '$WR_DAEMON_LOG') -ge $1 ]" \
+	    $((5 * SLOW))
+}
+
+# refused413: ten POSTs of 200 bytes, spread over the workers by the
+# kernel, are all refused 413.
+refused413() {
+	local i
+	for ((i = 0; i < 10; i++)); do
+		http POST /v1/queues/q/tokens "$BODY_200"
+		[ "$STATUS" = 413 ] || return 1
+	done
+}
+
+# respawned NAME: a worker killed after the reload comes back with the
+# configuration in force (max_body = 100), not the one of startup.
+respawned() {
+	local victim
+	victim=$(pgrep -P "$WR_PID" | head -n 1)
+	kill -KILL "$victim"
+	check "$1: a killed worker is replaced, and its replacement serves" \
+	    wait_until "[ \$(grep -c 'event=worker_started' '$WR_DAEMON_LOG') -ge 3 ] &&
+		[ \$(grep -c 'event=store_ready role=commands' '$WR_DAEMON_LOG') -ge 3 ]" \
+	    $((10 * SLOW))
+	check "$1: the new worker keeps max_body = 100 too (10 POSTs refused)" refused413
+}
+
+# run NAME WORKERS: the whole story on one daemon.
+run() {
+	local name=$1 n=$2 per=$2 done=0 retries
+	WR_DAEMON_LOG=$WR_TMP/$name.log
+	write_conf "$n"
+	start_waitroomd "$CONF"
+	wait_ready || bail "$name: the daemon is ready" "$(wr_last)"
+
+	join q
+	sse_start "$name" "/v1/queues/q/tokens/$TOKEN/events"
+	sse_wait "$name" '^event: status$' 1 $((5 * SLOW)) ||
+	    fail "$name: the stream gets its first status"
+	http GET /v1/queues/new
+	check_status 404 "$name: before the reload there is no queue 'new'"
+	http POST /v1/queues/q/tokens "$BODY_200"
+	check_status 201 "$name: a 200-byte body is taken under max_body = 4096"
+
+	# A good file: a new queue, a lower max_body, a workers change.
+	write_conf "$((n + 1))" "max_body = 100" "push_interval = 2"
+	cat >>"$CONF" <<'EOF2'
+
+[queue new]
+mode  = rate
+batch = 7
+EOF2
+	retries=$(grep -c '^retry:' "$WR_TMP/sse.$name.out")
+	kill -HUP "$WR_PID"
+	done=$((done + per))
+	check "$name: the reload is logged by every process" reloads "$done"
+	check "$name: the new queue answers GET /v1/queues/new" \
+	    wait_until 'http GET /v1/queues/new; [ "$STATUS" = 200 ]' $((5 * SLOW))
+	http POST /v1/queues/q/tokens "$BODY_200"
+	check_error 413 body_too_large "$name: the new max_body = 100 refuses 200 bytes"
+	check_contains "$(grep 'event=reload_needs_restart' "$WR_DAEMON_LOG")" \
+	    "key=workers" "$name: a workers change is logged as needing a restart"
+	check_contains "$(grep 'event=reload_needs_restart' "$WR_DAEMON_LOG")" \
+	    "key=push_interval" "$name: so is a push_interval change"
+	check "$name: the open stream goes on after the reload" goes_on "$name"
+	check_eq "$(grep -c '^retry:' "$WR_TMP/sse.$name.out")" "$retries" \
+	    "$name: the stream was not told to come back (no new retry: line)"
+
+	# A bad file: the old configuration stays.
+	printf 'max_body = 100\n\n[queue broken]\nbatch = lots\n' >"$CONF"
+	kill -HUP "$WR_PID"
+	done=$((done + per))
+	check "$name: the bad file is answered by reload_failed" reloads "$done"
+	check_match "$(grep -m1 'level=error.* event=reload_failed' "$WR_DAEMON_LOG")" \
+	    "${CONF//./\\.}:4" "$name: the error names the file and line 4"
+	http GET /v1/queues/new
+	check_status 200 "$name: after a bad file the old configuration serves"
+	http POST /v1/queues/q/tokens "$BODY_200"
+	check_error 413 body_too_large "$name: and its max_body stays 100"
+	check "$name: the stream goes on after the failed reload" goes_on "$name"
+	check "$name: every process still runs" kill -0 "$WR_PID"
+	[ "$n" -gt 1 ] && check_eq "$(pgrep -c -P "$WR_PID")" "$n" \
+	    "$name: with its $n workers"
+	check_eq "$(grep -c 'event=worker_died' "$WR_DAEMON_LOG")" 0 \
+	    "$name: no worker died"
+	[ "$n" -gt 1 ] && respawned "$name"
+	stop_waitroomd
+	sse_ended "$name" $((5 * SLOW)) || fail "$name: the stream ends at SIGTERM"
+}
+
+start_redis
+run solo 1
+rcli flushall >/dev/null
+run workers 2
