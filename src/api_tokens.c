@@ -46,8 +46,13 @@ join_done(struct api_call *c, const redisReply *r)
 		api_reply_result(c, f.result);
 		return;
 	}
-	log_debug("event=join queue=%s token=%s result=%s position=%lld",
-	    c->queue, log_tok(f.token, tok), f.result, f.n + 1);
+	if (strcmp(f.status, "active") == 0)
+		log_debug("event=join queue=%s token=%s result=%s status=active",
+		    c->queue, log_tok(f.token, tok), f.result);
+	else
+		log_debug("event=join queue=%s token=%s result=%s "
+		    "position=%lld", c->queue, log_tok(f.token, tok), f.result,
+		    f.n + 1);
 	status_reply(c, &f, strcmp(f.result, "new") == 0 ? 201 : 200);
 }
 
