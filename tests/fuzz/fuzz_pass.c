@@ -1,12 +1,12 @@
 /*
  * fuzz_pass.c: the pass verifier (pass.c, jwt.c, b64url.c) with a fixed
- * key set. The first input byte picks a mode:
+ * key set. The low bit of the first input byte picks a mode:
  *
  *   0: the rest is a pass, as a client sends it;
- *   1: the rest is "HEADER\xff PAYLOAD": this file encodes both and signs
- *      them with one of our keys or with an outsider's key of the same
- *      kid, so the verifier reaches the claims; then one byte of the pass
- *      is changed, which it must notice.
+ *   1: the rest is one byte picking the key, then "HEADER\xffPAYLOAD":
+ *      this file encodes both and signs them with one of our keys or with
+ *      an outsider's, so the verifier reaches the claims; then one byte of
+ *      the pass is changed, which it must notice.
  *
  * The invariants: nothing crashes or leaks, and PASS_OK only for a pass
  * whose signature an independent check (OpenSSL's HMAC and base64, not
