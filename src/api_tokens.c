@@ -57,8 +57,8 @@ join_done(struct api_call *c, const redisReply *r)
 }
 
 /*
- * The optional body {"user": "..."}: 0 and *user (NULL when none) when
- * good; -1 after answering 400.
+ * The optional body {"user": "..."} (valid_join_body has the rules): 0 and
+ * *user (NULL when none) when good; -1 after answering 400.
  */
 static int
 join_body(struct evhttp_request *req, json_t **doc, const char **user)
@@ -66,38 +66,29 @@ join_body(struct evhttp_request *req, json_t **doc, const char **user)
 	struct evbuffer *in = evhttp_request_get_input_buffer(req);
 	size_t len = evbuffer_get_length(in);
 	json_error_t jerr;
-	json_t *u;
 
-	*doc = NULL, *user = NULL;
-	if (len == 0)
+	switch (valid_join_body(len ? (const char *)evbuffer_pullup(in, -1) :
+	    "", len, doc, user, &jerr)) {
+	case JOIN_BODY_OK:
 		return 0;
-	*doc = json_loadb((const char *)evbuffer_pullup(in, -1), len,
-	    JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
-	if (*doc == NULL) {
+	case JOIN_BODY_BAD_JSON:
 		http_send_error(req, 400, "bad_json", "the body is not valid "
 		    "JSON: %s (line %d)", jerr.text, jerr.line);
-		return -1;
-	}
-	if (!json_is_object(*doc) || json_object_size(*doc) >
-	    (json_object_get(*doc, "user") ? 1u : 0u)) {
+		break;
+	case JOIN_BODY_BAD_SHAPE:
 		http_send_error(req, 400, "bad_request", "the body is a JSON "
 		    "object with at most one field, \"user\"");
-		return -1;
-	}
-	if ((u = json_object_get(*doc, "user")) == NULL)
-		return 0;
-	if (!json_is_string(u)) {
+		break;
+	case JOIN_BODY_USER_TYPE:
 		http_send_error(req, 400, "bad_request",
 		    "\"user\" must be a string");
-		return -1;
-	}
-	if (!valid_user(json_string_value(u), json_string_length(u))) {
+		break;
+	case JOIN_BODY_BAD_USER:
 		http_send_error(req, 400, "bad_user", "a user is 1 to 128 "
 		    "characters with no control characters");
-		return -1;
+		break;
 	}
-	*user = json_string_value(u);
-	return 0;
+	return -1;
 }
 
 void

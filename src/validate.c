@@ -1,4 +1,4 @@
-/* validate.c: identifier checks of API.md; pure. */
+/* validate.c: identifier and join body checks of API.md; pure. */
 #include <string.h>
 
 #include "validate.h"
@@ -79,4 +79,30 @@ valid_user(const char *s, size_t len)
 			return 0;
 	}
 	return chars >= 1;
+}
+
+enum join_body
+valid_join_body(const char *body, size_t len, json_t **doc,
+    const char **user, json_error_t *err)
+{
+	json_t *u;
+
+	*doc = NULL, *user = NULL;
+	if (len == 0)
+		return JOIN_BODY_OK;
+	*doc = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
+	    err);
+	if (*doc == NULL)
+		return JOIN_BODY_BAD_JSON;
+	if (!json_is_object(*doc) || json_object_size(*doc) >
+	    (json_object_get(*doc, "user") ? 1u : 0u))
+		return JOIN_BODY_BAD_SHAPE;
+	if ((u = json_object_get(*doc, "user")) == NULL)
+		return JOIN_BODY_OK;
+	if (!json_is_string(u))
+		return JOIN_BODY_USER_TYPE;
+	if (!valid_user(json_string_value(u), json_string_length(u)))
+		return JOIN_BODY_BAD_USER;
+	*user = json_string_value(u);
+	return JOIN_BODY_OK;
 }

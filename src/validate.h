@@ -4,11 +4,29 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 /* [A-Za-z0-9_-]{1,64} */
 int valid_queue_id(const char *s);
 /* canonical lower-case version 4 UUID, 36 characters */
 int valid_token(const char *s);
 /* 1 to 128 characters of valid UTF-8, no control characters (C0, DEL, C1) */
 int valid_user(const char *s, size_t len);
+
+enum join_body {
+	JOIN_BODY_OK,
+	JOIN_BODY_BAD_JSON,	/* not JSON: err says where */
+	JOIN_BODY_BAD_SHAPE,	/* not an object, or a field other than user */
+	JOIN_BODY_USER_TYPE,	/* user is not a string */
+	JOIN_BODY_BAD_USER	/* user fails valid_user */
+};
+
+/*
+ * The optional body of a join, {"user": "..."}, of len bytes (0: none).
+ * *doc is the parsed body for the caller to json_decref (NULL when none),
+ * even on error; *user, borrowed from *doc, is NULL when none or on error.
+ */
+enum join_body valid_join_body(const char *body, size_t len, json_t **doc,
+    const char **user, json_error_t *err);
 
 #endif

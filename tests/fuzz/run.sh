@@ -1,0 +1,36 @@
+#!/bin/sh
+# run.sh: each libFuzzer target of tests/fuzz, briefly, as one TAP result.
+# A target fuzzes a copy of its seed corpus (tests/fuzz/<target>/) under
+# tests/fuzz/work/ in the build tree; a crash, a leak, a sanitizer report
+# or a broken invariant fails it, and its log and reproducer are kept there.
+#
+#   FUZZ_TIME=60 make check     fuzz each target for 60 s (default 5)
+
+targets="pass http sse"
+time=${FUZZ_TIME:-5}
+top_builddir=${TOP_BUILDDIR:-.}
+top_srcdir=${TOP_SRCDIR:-.}
+work=$top_builddir/tests/fuzz/work
+
+echo "1..$(echo $targets | wc -w)"
+n=0
+for t in $targets; do
+	n=$((n + 1))
+	bin=$top_builddir/tests/fuzz/fuzz_$t
+	dir=$work/$t
+	rm -rf "$dir" && mkdir -p "$dir/corpus" "$dir/artifacts" || exit 1
+	cp "$top_srcdir/tests/fuzz/$t"/* "$dir/corpus/" || exit 1
+	chmod -R u+w "$dir/corpus"
+	# timeout: a hang in the target must not hang CI either
+	if timeout --kill-after=10 $((time + 60)) "$bin" \
+	    -max_total_time="$time" -timeout=10 -rss_limit_mb=2048 \
+	    -print_final_stats=1 -artifact_prefix="$dir/artifacts/" \
+	    "$dir/corpus" >"$dir/log" 2>&1; then
+		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log")
+		echo "ok $n - fuzz_$t: ${runs:-?} runs in ${time} s, no finding"
+	else
+		echo "not ok $n - fuzz_$t: see $dir/log"
+		tail -n 40 "$dir/log" | sed 's/^/# /'
+		ls "$dir/artifacts" | sed 's/^/# artifact: /'
+	fi
+done
