@@ -9,7 +9,10 @@
 #include "conf.h"
 #include "cookie.h"
 #include "http.h"
+#include "keys.h"
 #include "log.h"
+#include "pass.h"
+#include "revoke.h"
 #include "store.h"
 
 void
@@ -178,4 +181,35 @@ api_show_run(struct app *app, struct evhttp_request *req,
 done:
 	free(k);
 	free(argv);
+}
+
+/*
+ * Run script (leave.lua, admin_kick.lua) to end c->token's place or
+ * session; KEYS[8] is its revoked key and ARGV the token, the events
+ * channel and the checkers' leeway, so an ended session's pass dies.
+ */
+void
+api_end_session(struct api_call *c, enum lua_script_id script)
+{
+	const char *argv[API_QUEUE_KEYS + 4];
+	char revoked[KEYS_MAX + 48], leeway[16];
+	struct queue_keys k;
+
+	api_queue_argv(c->app, c->queue, &k, argv);
+	keys_revoked(revoked, sizeof revoked, c->app->conf->key_prefix,
+	    c->queue, c->token);
+	snprintf(leeway, sizeof leeway, "%d", PASS_LEEWAY * 1000);
+	argv[API_QUEUE_KEYS] = revoked;
+	argv[API_QUEUE_KEYS + 1] = c->token;
+	argv[API_QUEUE_KEYS + 2] = k.events;	/* a slot may refill */
+	argv[API_QUEUE_KEYS + 3] = leeway;
+	api_call_run(c, script, API_QUEUE_KEYS + 1, API_QUEUE_KEYS + 4, argv);
+}
+
+/* An ended session: this process knows at once, others from Redis. */
+void
+api_session_ended(struct api_call *c)
+{
+	revoke_put(c->app->revoke, c->queue, c->token, 1,
+	    (long long)time(NULL) * 1000);
 }

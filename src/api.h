@@ -90,6 +90,11 @@ int api_join_rate(struct app *app, struct evhttp_request *req);
 void api_client_addr(struct app *app, struct evhttp_request *req,
     char out[46]);
 
+/* End c->token's place or session with script, revoking its pass. */
+void api_end_session(struct api_call *c, enum lua_script_id script);
+/* Tell this process's pass cache that c->token's session ended. */
+void api_session_ended(struct api_call *c);
+
 /* Reply to a script's result that is not a success ("no_queue"...). */
 void api_reply_result(struct api_call *c, const char *result);
 

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <event2/buffer.h>
 #include <jansson.h>
@@ -14,10 +13,7 @@
 #include "admission.h"
 #include "api.h"
 #include "http.h"
-#include "keys.h"
 #include "log.h"
-#include "pass.h"
-#include "revoke.h"
 
 #define PROMOTE_MAX ADMISSION_CAP	/* one script call moves no more */
 
@@ -171,8 +167,7 @@ kick_done(struct api_call *c, const redisReply *r)
 	log_info("event=admin action=remove queue=%s token=%s was=%s",
 	    c->queue, log_tok(c->token, tok), r->element[1]->str);
 	if (strcmp(r->element[1]->str, "active") == 0)
-		revoke_put(c->app->revoke, c->queue, c->token, 1,
-		    (long long)time(NULL) * 1000);
+		api_session_ended(c);
 	http_send_empty(c->req, 204);
 }
 
@@ -180,22 +175,10 @@ void
 api_admin_kick(struct app *app, struct evhttp_request *req,
     const struct route_match *m)
 {
-	const char *argv[API_QUEUE_KEYS + 4];
-	char revoked[KEYS_MAX + 48], leeway[16];
-	struct queue_keys k;
 	struct api_call *c;
 
 	if ((c = api_call_new(app, req, m->queue, kick_done)) == NULL)
 		return;
 	snprintf(c->token, sizeof c->token, "%s", m->token);
-	api_queue_argv(app, m->queue, &k, argv);
-	keys_revoked(revoked, sizeof revoked, app->conf->key_prefix,
-	    m->queue, c->token);
-	snprintf(leeway, sizeof leeway, "%d", PASS_LEEWAY * 1000);
-	argv[API_QUEUE_KEYS] = revoked;
-	argv[API_QUEUE_KEYS + 1] = c->token;
-	argv[API_QUEUE_KEYS + 2] = k.events;
-	argv[API_QUEUE_KEYS + 3] = leeway;
-	api_call_run(c, LUA_ADMIN_KICK, API_QUEUE_KEYS + 1, API_QUEUE_KEYS + 4,
-	    argv);
+	api_end_session(c, LUA_ADMIN_KICK);
 }

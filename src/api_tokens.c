@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <event2/buffer.h>
 #include <jansson.h>
@@ -17,7 +16,6 @@
 #include "facts.h"
 #include "http.h"
 #include "log.h"
-#include "revoke.h"
 #include "validate.h"
 
 /* A user key outlives any sane wait; join ignores it once its token left. */
@@ -147,11 +145,9 @@ leave_done(struct api_call *c, const redisReply *r)
 	}
 	log_debug("event=leave queue=%s token=%s", c->queue,
 	    log_tok(c->token, tok));
-	/* This process knows at once; others learn it from Redis. */
 	if (r->elements >= 2 && r->element[1]->type == REDIS_REPLY_STRING &&
 	    strcmp(r->element[1]->str, "active") == 0)
-		revoke_put(c->app->revoke, c->queue, c->token, 1,
-		    (long long)time(NULL) * 1000);
+		api_session_ended(c);
 	http_send_empty(c->req, 204);
 }
 
@@ -160,8 +156,7 @@ void
 api_token(struct app *app, struct evhttp_request *req,
     const struct route_match *m)
 {
-	const char *argv[API_QUEUE_KEYS + 4];
-	char revoked[KEYS_MAX + 48], leeway[16];
+	const char *argv[API_QUEUE_KEYS + 1];
 	struct queue_keys k;
 	struct api_call *c;
 	int del = m->method == RM_DELETE;
@@ -171,20 +166,11 @@ api_token(struct app *app, struct evhttp_request *req,
 	if (c == NULL)
 		return;
 	strcpy(c->token, m->token);
-	api_queue_argv(app, m->queue, &k, argv);
-	if (!del) {
-		argv[API_QUEUE_KEYS] = c->token;
-		api_call_run(c, LUA_STATUS, API_QUEUE_KEYS, API_QUEUE_KEYS + 1,
-		    argv);
+	if (del) {
+		api_end_session(c, LUA_LEAVE);
 		return;
 	}
-	keys_revoked(revoked, sizeof revoked, app->conf->key_prefix,
-	    m->queue, c->token);
-	snprintf(leeway, sizeof leeway, "%d", PASS_LEEWAY * 1000);
-	argv[API_QUEUE_KEYS] = revoked;
-	argv[API_QUEUE_KEYS + 1] = c->token;
-	argv[API_QUEUE_KEYS + 2] = k.events;	/* a slot may refill */
-	argv[API_QUEUE_KEYS + 3] = leeway;
-	api_call_run(c, LUA_LEAVE, API_QUEUE_KEYS + 1, API_QUEUE_KEYS + 4,
-	    argv);
+	api_queue_argv(app, m->queue, &k, argv);
+	argv[API_QUEUE_KEYS] = c->token;
+	api_call_run(c, LUA_STATUS, API_QUEUE_KEYS, API_QUEUE_KEYS + 1, argv);
 }
