@@ -20,6 +20,7 @@
 #include "conf.h"
 #include "keys.h"
 #include "log.h"
+#include "msg.h"
 #include "validate.h"
 
 enum { SC_GLOBAL = 1, SC_QUEUE = 2, SC_BOTH = 3 };
@@ -29,8 +30,6 @@ enum key_type { T_INT, T_STR, T_ENUM, T_LEVEL };
 #define CONF_TEXT_MAX 4096
 #define CONF_REDIRECT_MAX 2048
 #define CONF_COOKIE_MAX 64
-#define CONF_SHOWN_MAX 64	/* bytes of a bad value quoted in a message */
-#define SHOWN_SIZE (CONF_SHOWN_MAX + 16)
 #define UNIX_PATH_MAX 108	/* sun_path of struct sockaddr_un on Linux */
 
 struct conf_key {
@@ -305,47 +304,6 @@ conf_key_at(size_t i, const char **scope)
 
 #define KEY_OFF(k, scope) ((scope) == SC_GLOBAL ? (k)->goff : (k)->qoff)
 
-static void conf_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-conf_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
-/* s as it may be quoted in a message: control bytes escaped, cut short. */
-static const char *
-shown(char buf[SHOWN_SIZE], const char *s)
-{
-	size_t i = 0;
-
-	for (; *s != '\0' && i < CONF_SHOWN_MAX; s++) {
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			i += (size_t)snprintf(buf + i, 5, "\\x%02x",
-			    (unsigned char)*s);
-		else
-			buf[i++] = *s;
-	}
-	if (*s != '\0') {
-		/* cut before the UTF-8 sequence the limit fell into */
-		while (i > 0 && ((unsigned char)buf[i - 1] & 0xc0) == 0x80)
-			i--;
-		if (i > 0 && (unsigned char)buf[i - 1] >= 0xc0)
-			i--;
-		memcpy(buf + i, "...", 3);
-		i += 3;
-	}
-	buf[i] = '\0';
-	return buf;
-}
-
 static const struct conf_key *
 key_find(const char *name)
 {
@@ -466,7 +424,7 @@ key_set(const struct conf_key *k, void *base, size_t off, const char *v,
 {
 	void *dst = (char *)base + off;
 	const char *why = "is not valid";
-	char vbuf[SHOWN_SIZE], acc[CONF_ERR_MAX];
+	char vbuf[MSG_SHOWN_SIZE], acc[CONF_ERR_MAX];
 	int rc;
 
 	if (k->type == T_INT)
@@ -476,8 +434,8 @@ key_set(const struct conf_key *k, void *base, size_t off, const char *v,
 	else
 		rc = set_enum(k, dst, v);
 	if (rc == -1)
-		conf_err(err, errlen, "key '%s': '%s' %s (accepted: %s)",
-		    k->name, shown(vbuf, v), why,
+		msg_set(err, errlen, "key '%s': '%s' %s (accepted: %s)",
+		    k->name, msg_shown(vbuf, v), why,
 		    key_accepted(k, acc, sizeof acc));
 	return rc;
 }
@@ -624,15 +582,15 @@ scoped_set(int scope, void *base, const char *where, const char *key,
     const char *value, char *err, size_t errlen)
 {
 	const struct conf_key *k = key_find(key);
-	char kbuf[SHOWN_SIZE], list[CONF_ERR_MAX];
+	char kbuf[MSG_SHOWN_SIZE], list[CONF_ERR_MAX];
 
 	if (k == NULL) {
-		conf_err(err, errlen, "unknown key '%s'%s (accepted: %s)",
-		    shown(kbuf, key), where, key_list(list, sizeof list, scope));
+		msg_set(err, errlen, "unknown key '%s'%s (accepted: %s)",
+		    msg_shown(kbuf, key), where, key_list(list, sizeof list, scope));
 		return -1;
 	}
 	if (!(k->scope & scope)) {
-		conf_err(err, errlen, scope == SC_QUEUE ? "key '%s' is global: "
+		msg_set(err, errlen, scope == SC_QUEUE ? "key '%s' is global: "
 		    "put it before the first [queue] section" : "key '%s' "
 		    "belongs to a queue: put it in a [queue NAME] section",
 		    k->name);
@@ -681,7 +639,7 @@ parse_fail(struct parser *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	conf_err(p->err, p->errlen, "%s:%d: %s", p->fname, p->line, msg);
+	msg_set(p->err, p->errlen, "%s:%d: %s", p->fname, p->line, msg);
 	return -1;
 }
 
@@ -727,10 +685,10 @@ queue_add(struct parser *p, const char *name)
 static int
 parse_section(struct parser *p, char *s)
 {
-	char sbuf[SHOWN_SIZE], *body, *name;
+	char sbuf[MSG_SHOWN_SIZE], *body, *name;
 	size_t n = strlen(s);
 
-	shown(sbuf, s);
+	msg_shown(sbuf, s);
 	if (s[n - 1] != ']')
 		goto bad;
 	s[n - 1] = '\0';
@@ -741,7 +699,7 @@ parse_section(struct parser *p, char *s)
 	name = trim(body + 5);
 	if (!valid_queue_id(name))
 		return parse_fail(p, "bad queue name '%s' (accepted: 1 to %d "
-		    "of A-Z a-z 0-9 _ -)", shown(sbuf, name),
+		    "of A-Z a-z 0-9 _ -)", msg_shown(sbuf, name),
 		    CONF_QUEUE_ID_MAX);
 	if (conf_queue_find(p->c, name) != NULL)
 		return parse_fail(p, "duplicate section [queue %s]", name);
@@ -755,13 +713,13 @@ bad:
 static int
 parse_pair(struct parser *p, char *s)
 {
-	char *eq = strchr(s, '='), msg[CONF_ERR_MAX], sbuf[SHOWN_SIZE];
+	char *eq = strchr(s, '='), msg[CONF_ERR_MAX], sbuf[MSG_SHOWN_SIZE];
 	const char *key, *value;
 	int rc;
 
 	if (eq == NULL || eq == s)
 		return parse_fail(p, "malformed line '%s' (accepted: key = "
-		    "value, [queue NAME], or a # comment)", shown(sbuf, s));
+		    "value, [queue NAME], or a # comment)", msg_shown(sbuf, s));
 	*eq = '\0';
 	key = trim(s);
 	value = trim(eq + 1);
@@ -794,7 +752,7 @@ conf_load_string(struct conf *c, const char *text, const char *fname,
 	int rc = 0;
 
 	if ((buf = strdup(text)) == NULL) {
-		conf_err(err, errlen, "%s: out of memory", fname);
+		msg_set(err, errlen, "%s: out of memory", fname);
 		return -1;
 	}
 	for (line = buf; line != NULL && rc == 0; line = next) {
@@ -828,14 +786,14 @@ conf_load_file(struct conf *c, const char *path, char *err, size_t errlen)
 		why = "holds a NUL byte";
 	fclose(f);
 	if (why != NULL) {
-		conf_err(err, errlen, "%s: cannot read: %s", path, why);
+		msg_set(err, errlen, "%s: cannot read: %s", path, why);
 		goto done;
 	}
 	text[n] = '\0';
 	rc = conf_load_string(c, text, path, err, errlen);
 	goto done;
 fail:
-	conf_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+	msg_set(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 done:
 	free(text);
 	return rc;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "msg.h"
 #include "plan.h"
 
 /* conf.c's ranges for the keys plan prints. */
@@ -17,7 +18,6 @@
 #define PLAN_MAX_ACTIVE_MAX 100000000L
 /* How close to a whole number counts as it, when rounding down. */
 #define PLAN_SLACK 1e-6
-#define PLAN_SHOWN_MAX 64
 
 enum plan_kind { PK_NUMBER, PK_WHOLE, PK_FRACTION };
 
@@ -48,38 +48,6 @@ static const struct plan_flag plan_flags[] = {
 };
 
 #define NFLAGS (sizeof plan_flags / sizeof plan_flags[0])
-
-static void plan_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-plan_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
-/* s as it may be quoted in a message: control bytes escaped, cut short. */
-static const char *
-plan_shown(char buf[PLAN_SHOWN_MAX + 8], const char *s)
-{
-	size_t i = 0;
-
-	for (; *s != '\0' && i < PLAN_SHOWN_MAX; s++) {
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			i += (size_t)snprintf(buf + i, 5, "\\x%02x",
-			    (unsigned char)*s);
-		else
-			buf[i++] = *s;
-	}
-	buf[i] = '\0';
-	return buf;
-}
 
 /* Length of the digits, with at most one '.', at s; 0 without a digit. */
 static size_t
@@ -207,7 +175,7 @@ int
 plan_set(struct plan_input *in, const char *flag, const char *value,
     char *err, size_t errlen)
 {
-	char shown[PLAN_SHOWN_MAX + 8];
+	char shown[MSG_SHOWN_SIZE];
 
 	for (size_t i = 0; i < NFLAGS; i++) {
 		const struct plan_flag *f = &plan_flags[i];
@@ -216,11 +184,11 @@ plan_set(struct plan_input *in, const char *flag, const char *value,
 			continue;
 		if (flag_set(f, in, value) == 0)
 			return 0;
-		plan_err(err, errlen, "--%s: '%s' is not valid (accepted: %s)",
-		    f->name, plan_shown(shown, value), f->accepted);
+		msg_set(err, errlen, "--%s: '%s' is not valid (accepted: %s)",
+		    f->name, msg_shown(shown, value), f->accepted);
 		return -1;
 	}
-	plan_err(err, errlen, "unknown flag --%s", plan_shown(shown, flag));
+	msg_set(err, errlen, "unknown flag --%s", msg_shown(shown, flag));
 	return -1;
 }
 
@@ -249,7 +217,7 @@ plan_round(const struct plan_input *in, struct plan *p, char *err,
     size_t errlen)
 {
 	if ((p->batch = plan_floor(p->batch_exact, PLAN_BATCH_MAX)) == -1) {
-		plan_err(err, errlen, "batch would be %.3f every %ld s, and "
+		msg_set(err, errlen, "batch would be %.3f every %ld s, and "
 		    "waitroom.conf accepts 1 to %ld: choose a %s --interval",
 		    p->batch_exact, in->interval, PLAN_BATCH_MAX,
 		    p->batch_exact < 1 ? "longer" : "shorter");
@@ -257,7 +225,7 @@ plan_round(const struct plan_input *in, struct plan *p, char *err,
 	}
 	if ((p->max_active = plan_floor(p->target, PLAN_MAX_ACTIVE_MAX)) ==
 	    -1) {
-		plan_err(err, errlen, "max_active would be %.3f, and "
+		msg_set(err, errlen, "max_active would be %.3f, and "
 		    "waitroom.conf accepts 1 to %ld: check --tps, --session, "
 		    "--calls and --utilisation", p->target,
 		    PLAN_MAX_ACTIVE_MAX);
@@ -277,7 +245,7 @@ plan_compute(const struct plan_input *in, struct plan *p, char *err,
 
 	memset(p, 0, sizeof *p);
 	if (missing != NULL) {
-		plan_err(err, errlen, "--%s is missing or out of range",
+		msg_set(err, errlen, "--%s is missing or out of range",
 		    missing);
 		return -1;
 	}
