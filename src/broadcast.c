@@ -31,6 +31,7 @@
 #include "sse.h"
 #include "sse_frame.h"
 #include "store.h"
+#include "stream_table.h"
 
 struct bqueue {
 	char name[CONF_QUEUE_ID_MAX + 1];
@@ -41,9 +42,7 @@ struct bqueue {
 
 struct broadcast {
 	struct app *app;
-	struct stream **table;	/* token -> streams, tsize buckets */
-	size_t tsize;
-	size_t count;		/* open streams */
+	struct stream_table streams;	/* token -> open streams */
 	size_t reserved;	/* reservations not yet started */
 	struct stream **slots;	/* schedule: nslots lists */
 	uint32_t *slot_n;
@@ -91,60 +90,6 @@ bq_learn(struct bqueue *q, const struct facts *f)
 {
 	snprintf(q->redirect, sizeof q->redirect, "%s", f->redirect);
 	q->waiting = f->waiting;
-}
-
-/* ---- the token table -------------------------------------------------- */
-
-static size_t
-tok_hash(const struct broadcast *b, const unsigned char *tok)
-{
-	uint64_t h;
-
-	memcpy(&h, tok, sizeof h);	/* random bits: any 8 bytes will do */
-	return (size_t)h & (b->tsize - 1);
-}
-
-static void
-table_put(struct broadcast *b, struct stream *st)
-{
-	size_t i = tok_hash(b, st->token);
-
-	st->hnext = b->table[i];
-	b->table[i] = st;
-}
-
-static void
-table_grow(struct broadcast *b)
-{
-	struct stream **old = b->table, **fresh;
-	size_t oldsize = b->tsize;
-
-	if ((fresh = calloc(oldsize * 2, sizeof *fresh)) == NULL)
-		return;		/* longer chains, still correct */
-	b->table = fresh;
-	b->tsize = oldsize * 2;
-	for (size_t i = 0; i < oldsize; i++) {
-		while (old[i]) {
-			struct stream *st = old[i];
-
-			old[i] = st->hnext;
-			table_put(b, st);
-		}
-	}
-	free(old);
-}
-
-static void
-table_remove(struct broadcast *b, struct stream *st)
-{
-	struct stream **p = &b->table[tok_hash(b, st->token)];
-
-	for (; *p; p = &(*p)->hnext) {
-		if (*p == st) {
-			*p = st->hnext;
-			return;
-		}
-	}
 }
 
 /* ---- the schedule ------------------------------------------------------ */
@@ -208,10 +153,9 @@ stream_close(struct broadcast *b, struct stream *st, const char *reason,
 	log_debug("event=stream_close queue=%s token=%s reason=\"%s\"",
 	    b->queues[st->queue].name, log_tok(tok, short_tok), reason);
 	metrics_stream_close(reason);
-	table_remove(b, st);
+	stream_table_remove(&b->streams, st);
 	slot_remove(b, st);
 	ipcount_release(b->ips, st->ip);
-	b->count--;
 	b->queues[st->queue].streams--;
 	st->closed = 1;
 	if (how == CLOSE_END)
@@ -492,10 +436,10 @@ broadcast_tick(evutil_socket_t fd, short what, void *arg)
 static void
 broadcast_dropped(struct broadcast *b, int q)
 {
-	for (size_t i = 0; i < b->tsize; i++) {
+	for (size_t i = 0; i < b->streams.size; i++) {
 		struct stream *st, *next;
 
-		for (st = b->table[i]; st; st = next) {
+		for (st = b->streams.bucket[i]; st; st = next) {
 			next = st->hnext;
 			if (st->queue == q)
 				stream_gone(b, st, "queue dropped");
@@ -537,7 +481,8 @@ broadcast_message(const char *channel, const char *msg, size_t len,
 
 		if (uuid_parse(word, tok) != 0)
 			continue;
-		for (st = b->table[tok_hash(b, tok)]; st; st = next) {
+		for (st = stream_table_chain(&b->streams, tok); st;
+		    st = next) {
 			next = st->hnext;
 			if (st->queue != q || memcmp(st->token, tok, 16) != 0)
 				continue;
@@ -558,7 +503,7 @@ broadcast_reserve(struct broadcast *b, const char *addr, struct ipslot **slot)
 	int full;
 
 	*slot = NULL;
-	if (b->count + b->reserved >= b->max_streams)
+	if (b->streams.count + b->reserved >= b->max_streams)
 		return 503;
 	if ((*slot = ipcount_take(b->ips, addr, b->max_per_ip, &full)) == NULL)
 		return full ? 429 : 503;
@@ -594,11 +539,8 @@ broadcast_start(struct broadcast *b, struct evhttp_request *req,
 	st->queue = (uint16_t)q, st->ip = slot, st->id = (uint32_t)last_id;
 	sse_open(st, req, c->push_interval * 1000, stream_timeout(c),
 	    stream_on_close);
-	if (b->count * 2 >= b->tsize)
-		table_grow(b);
-	table_put(b, st);
+	stream_table_put(&b->streams, st);
 	slot_put(b, st, slot_pick(b));
-	b->count++;
 	b->queues[q].streams++;
 	stream_status(b, st, f, f->n, 1);
 }
@@ -609,10 +551,10 @@ broadcast_drain(struct broadcast *b, long retry_ms)
 	char retry[32];
 	size_t n = sse_frame_retry(retry, sizeof retry, retry_ms);
 
-	log_info("event=drain streams=%zu", b->count);
-	for (size_t i = 0; i < b->tsize; i++) {
-		while (b->table[i]) {
-			struct stream *st = b->table[i];
+	log_info("event=drain streams=%zu", b->streams.count);
+	for (size_t i = 0; i < b->streams.size; i++) {
+		while (b->streams.bucket[i]) {
+			struct stream *st = b->streams.bucket[i];
 
 			sse_raw(st, retry, n, (size_t)-1);
 			stream_close(b, st, "shutdown", CLOSE_END);
@@ -623,7 +565,7 @@ broadcast_drain(struct broadcast *b, long retry_ms)
 size_t
 broadcast_count(const struct broadcast *b)
 {
-	return b->count;
+	return b->streams.count;
 }
 
 size_t
@@ -672,15 +614,14 @@ broadcast_new(struct app *app, char *err, size_t errlen)
 	if (b == NULL)
 		goto oom;
 	b->app = app;
-	b->tsize = 1024;
 	b->nslots = (int)(c->push_interval * 1000 / BROADCAST_SLOT_MS);
 	broadcast_set_limits(b);
-	b->table = calloc(b->tsize, sizeof *b->table);
 	b->slots = calloc(b->nslots, sizeof *b->slots);
 	b->slot_n = calloc(b->nslots, sizeof *b->slot_n);
 	b->ips = ipcount_new();
 	b->timer = event_new(app->base, -1, EV_PERSIST, broadcast_tick, b);
-	if (!b->table || !b->slots || !b->slot_n || !b->ips || !b->timer)
+	if (stream_table_init(&b->streams) == -1 || !b->slots || !b->slot_n ||
+	    !b->ips || !b->timer)
 		goto oom;
 	snprintf(pattern, sizeof pattern, "%s:{*}:events", c->key_prefix);
 	if ((b->sub = store_new_subscriber(app->base, c->redis, pattern,
@@ -703,16 +644,15 @@ broadcast_free(struct broadcast *b)
 {
 	if (b == NULL)
 		return;
-	if (b->table)
-		for (size_t i = 0; i < b->tsize; i++)
-			while (b->table[i])
-				stream_close(b, b->table[i], "shutdown",
-				    CLOSE_END);
+	for (size_t i = 0; i < b->streams.size; i++)
+		while (b->streams.bucket[i])
+			stream_close(b, b->streams.bucket[i], "shutdown",
+			    CLOSE_END);
 	store_free(b->sub);
 	if (b->timer)
 		event_free(b->timer);
 	ipcount_free(b->ips);
-	free(b->table);
+	stream_table_free(&b->streams);
 	free(b->slots);
 	free(b->slot_n);
 	free(b->queues);
