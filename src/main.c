@@ -328,6 +328,25 @@ done:
 	return rc;
 }
 
+/*
+ * The loop. With the epoll changelist, an event turned off and on again
+ * within one pass (evhttp does this for every keep-alive request) costs
+ * no epoll_ctl call.
+ */
+static struct event_base *
+base_new(void)
+{
+	struct event_config *cfg = event_config_new();
+	struct event_base *base;
+
+	if (cfg == NULL)
+		return NULL;
+	event_config_set_flag(cfg, EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST);
+	base = event_base_new_with_config(cfg);
+	event_config_free(cfg);
+	return base;
+}
+
 /* One single-loop instance: a worker, or the whole daemon when workers=1. */
 static int
 run_instance(int worker, int ready_fd, void *arg)
@@ -355,7 +374,7 @@ run_instance(int worker, int ready_fd, void *arg)
 	app.ready_fd = ready_fd;
 	app.passkeys = r->passkeys;
 	app.trusted = r->trusted;
-	if ((app.base = event_base_new()) == NULL ||
+	if ((app.base = base_new()) == NULL ||
 	    (app.revoke = revoke_new()) == NULL ||
 	    (app.ratelimit = ratelimit_new(r->conf->join_rate_per_ip)) ==
 	    NULL) {
