@@ -1,9 +1,12 @@
 /* revoke.c: the cache of revocations; see revoke.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "conf.h"
 #include "revoke.h"
+
+#define REVOKE_SETS (REVOKE_SLOTS / REVOKE_WAYS)
 
 struct revoke_entry {
 	char queue[CONF_QUEUE_ID_MAX + 1];
@@ -13,7 +16,7 @@ struct revoke_entry {
 };
 
 struct revoke {
-	struct revoke_entry e[REVOKE_SLOTS];
+	struct revoke_entry e[REVOKE_SETS][REVOKE_WAYS];
 };
 
 struct revoke *
@@ -29,8 +32,8 @@ revoke_free(struct revoke *r)
 }
 
 /* FNV-1a over the token (random bits) and the queue. */
-static size_t
-revoke_slot(const char *queue, const char *token)
+static struct revoke_entry *
+revoke_set(const struct revoke *r, const char *queue, const char *token)
 {
 	unsigned long h = 2166136261UL;
 
@@ -38,35 +41,58 @@ revoke_slot(const char *queue, const char *token)
 		h = (h ^ (unsigned char)*p) * 16777619UL;
 	for (const char *p = queue; *p; p++)
 		h = (h ^ (unsigned char)*p) * 16777619UL;
-	return (size_t)(h % REVOKE_SLOTS);
+	return (struct revoke_entry *)r->e[h % REVOKE_SETS];
+}
+
+/* The live entry of queue and token in set, or NULL. */
+static struct revoke_entry *
+revoke_find(struct revoke_entry *set, const char *queue, const char *token,
+    long long now_ms)
+{
+	for (int i = 0; i < REVOKE_WAYS; i++)
+		if (now_ms < set[i].until_ms &&
+		    strcmp(set[i].token, token) == 0 &&
+		    strcmp(set[i].queue, queue) == 0)
+			return &set[i];
+	return NULL;
+}
+
+/* The way to fill: the one that expires first (an expired one, if any). */
+static struct revoke_entry *
+revoke_victim(struct revoke_entry *set)
+{
+	struct revoke_entry *v = &set[0];
+
+	for (int i = 1; i < REVOKE_WAYS; i++)
+		if (set[i].until_ms < v->until_ms)
+			v = &set[i];
+	return v;
 }
 
 int
 revoke_get(const struct revoke *r, const char *queue, const char *token,
     long long now_ms)
 {
-	const struct revoke_entry *e = &r->e[revoke_slot(queue, token)];
+	const struct revoke_entry *e = revoke_find(revoke_set(r, queue, token),
+	    queue, token, now_ms);
 
-	if (now_ms >= e->until_ms || strcmp(e->token, token) != 0 ||
-	    strcmp(e->queue, queue) != 0)
-		return -1;
-	return e->revoked;
+	return e ? e->revoked : -1;
 }
 
 void
 revoke_put(struct revoke *r, const char *queue, const char *token,
     int revoked, long long now_ms)
 {
-	struct revoke_entry *e = &r->e[revoke_slot(queue, token)];
+	struct revoke_entry *set = revoke_set(r, queue, token);
+	struct revoke_entry *e = revoke_find(set, queue, token, now_ms);
 
 	/* A fresh "not revoked" never hides a known revocation. */
-	if (!revoked && e->revoked && now_ms < e->until_ms &&
-	    strcmp(e->token, token) == 0 && strcmp(e->queue, queue) == 0)
+	if (e && e->revoked && !revoked)
 		return;
-	strncpy(e->queue, queue, sizeof e->queue - 1);
-	e->queue[sizeof e->queue - 1] = '\0';
-	strncpy(e->token, token, sizeof e->token - 1);
-	e->token[sizeof e->token - 1] = '\0';
+	if (e == NULL)
+		e = revoke_victim(set);
+	snprintf(e->queue, sizeof e->queue, "%s", queue);
+	snprintf(e->token, sizeof e->token, "%s", token);
 	e->revoked = revoked;
 	e->until_ms = now_ms + (revoked ? REVOKE_KEEP_MS : REVOKE_FRESH_MS);
 }

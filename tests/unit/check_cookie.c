@@ -1,4 +1,5 @@
 /* check_cookie.c: the pass cookie, and the cache of revocations. */
+#include <stdio.h>
 #include <string.h>
 
 #include "cookie.h"
@@ -73,6 +74,44 @@ START_TEST(test_revoke_cache)
 }
 END_TEST
 
+static const char *
+nth_token(int i)
+{
+	static char buf[40];
+
+	snprintf(buf, sizeof buf, "%08x-0000-4000-8000-%012d", i * 2654435761u,
+	    i);
+	return buf;
+}
+
+/* 1,000 passes in use at once are all remembered. */
+START_TEST(test_revoke_many)
+{
+	struct revoke *r = revoke_new();
+	int known = 0;
+
+	for (int i = 0; i < 1000; i++)
+		revoke_put(r, "q", nth_token(i), 0, 1000);
+	for (int i = 0; i < 1000; i++)
+		known += revoke_get(r, "q", nth_token(i), 1500) == 0;
+	ck_assert_int_eq(known, 1000);
+	revoke_free(r);
+}
+END_TEST
+
+/* A flood of fresh answers never pushes a revocation out. */
+START_TEST(test_revoke_kept)
+{
+	struct revoke *r = revoke_new();
+
+	revoke_put(r, "q", T, 1, 1000);
+	for (int i = 0; i < 4 * REVOKE_SLOTS; i++)
+		revoke_put(r, "q", nth_token(i), 0, 1000 + i / 1000);
+	ck_assert_int_eq(revoke_get(r, "q", T, 2000), 1);
+	revoke_free(r);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -82,6 +121,8 @@ main(void)
 	tcase_add_test(tc, test_find);
 	tcase_add_test(tc, test_set);
 	tcase_add_test(tc, test_revoke_cache);
+	tcase_add_test(tc, test_revoke_many);
+	tcase_add_test(tc, test_revoke_kept);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
