@@ -42,8 +42,8 @@ if c.mode == 'capacity' and c.state == 'open' and waiting == 0 and
   redis.call('HINCRBY', KEYS[6], 'admitted', 1)
   redis.call('HINCRBY', KEYS[6], 'rate_n', 1)
   count_admitted(KEYS[6], 1, now)
-  return facts('new', token, 'active', expiry, now, c)
+  return facts('new', token, 'active', expiry, now, c, 0)
 end
 redis.call('ZADD', KEYS[3], redis.call('INCR', KEYS[2]), token)
 redis.call('ZADD', KEYS[5], now, token)
-return facts('new', token, 'waiting', waiting, now, c)
+return facts('new', token, 'waiting', waiting, now, c, waiting + 1)

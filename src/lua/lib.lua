@@ -35,11 +35,13 @@ end
 -- { result, token, status, n, waiting, now_ms, last_tick_ms, rate,
 --   mode, state, batch, interval, max_active, active_ttl, redirect }
 -- n is the 0-based rank when waiting, the expiry in ms when active, and
--- the number of active sessions for a queue summary.
-local function facts(result, token, status, n, now, c)
+-- the number of active sessions for a queue summary. waiting, when the
+-- caller knows it, saves counting the line again.
+local function facts(result, token, status, n, now, c, waiting)
   local tick = redis.call('GET', KEYS[7]) or '0'
   local rate = redis.call('HGET', KEYS[6], 'rate') or '0'
-  return { result, token, status, n, redis.call('ZCARD', KEYS[3]), now,
+  waiting = waiting or redis.call('ZCARD', KEYS[3])
+  return { result, token, status, n, waiting, now,
     tonumber(tick), rate, c.mode or 'rate', c.state or 'open',
     c.batch or '0', c.interval or '0', c.max_active or '0',
     c.active_ttl or '0', c.redirect or '' }
