@@ -33,6 +33,7 @@ struct app {
 	const char *admin_token;	/* NULL: the admin API is off */
 	int draining;			/* shutting down: /readyz says 503 */
 	const struct passkeys *passkeys;	/* NULL: passes are off */
+	struct passkeys *passkeys_owned;	/* what a reload read */
 	struct revoke *revoke;		/* recent answers about passes */
 	struct ratelimit *ratelimit;	/* join_rate_per_ip */
 	const struct netlist *trusted;	/* trusted_proxies; NULL: none */

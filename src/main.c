@@ -262,6 +262,7 @@ struct run {
 	struct conf *conf_owned;	/* the supervisor's reloaded one */
 	const struct pages *pages;
 	const struct passkeys *passkeys;	/* NULL: passes are off */
+	struct passkeys *passkeys_owned;	/* the supervisor's reloaded */
 	const struct netlist *trusted;		/* trusted_proxies */
 	const struct opts *opts;
 	const char *admin_token;	/* NULL: the admin API is off */
@@ -325,6 +326,7 @@ done:
 		conf_free(app->conf_owned);
 		free(app->conf_owned);
 	}
+	passkeys_free(app->passkeys_owned);
 	return rc;
 }
 
@@ -413,9 +415,11 @@ workers_hup(void *arg)
 {
 	struct run *r = arg;
 	struct conf *fresh = calloc(1, sizeof *fresh);
+	struct passkeys *k = NULL;
 	char err[CONF_ERR_MAX];
 
-	if (fresh == NULL || load_conf(fresh, r->opts, err, sizeof err) == -1) {
+	if (fresh == NULL || load_conf(fresh, r->opts, err, sizeof err) == -1 ||
+	    reload_passkeys(r->conf->pass_key_file, &k, 0) == -1) {
 		if (fresh)
 			conf_free(fresh);
 		free(fresh);
@@ -427,6 +431,10 @@ workers_hup(void *arg)
 		free(r->conf_owned);
 	}
 	r->conf = r->conf_owned = fresh;
+	if (k) {
+		passkeys_free(r->passkeys_owned);
+		r->passkeys = r->passkeys_owned = k;
+	}
 }
 
 /* Every worker serves: the port file, and the service manager hears it. */
@@ -475,6 +483,7 @@ start(struct run *r)
 		conf_free(r->conf_owned);
 		free(r->conf_owned);
 	}
+	passkeys_free(r->passkeys_owned);
 	return rc;
 }
 

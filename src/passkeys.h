@@ -3,7 +3,8 @@
  * key a line, "KID SECRET"; blank lines and # comments are allowed. The
  * last key signs new passes, every key verifies, so a new key is rotated in
  * by appending it (old passes stay valid until they expire) and an old one
- * is retired by deleting its line once its passes have expired.
+ * is retired by deleting its line once its passes have expired; SIGHUP
+ * reads the file again (reload.c).
  */
 #ifndef WR_PASSKEYS_H
 #define WR_PASSKEYS_H

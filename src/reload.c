@@ -7,6 +7,7 @@
 #include "broadcast.h"
 #include "conf.h"
 #include "log.h"
+#include "passkeys.h"
 #include "reload.h"
 #include "seed.h"
 
@@ -127,9 +128,40 @@ apply(struct app *app, struct conf *fresh)
 }
 
 int
+reload_passkeys(const char *path, struct passkeys **k, int loud)
+{
+	char err[CONF_ERR_MAX];
+
+	*k = NULL;
+	if (path == NULL)
+		return 0;
+	if ((*k = passkeys_load_file(path, err, sizeof err)) == NULL) {
+		if (loud)
+			log_error("event=reload_failed error=\"%s\" msg=\"the "
+			    "old configuration and pass keys stay\"", err);
+		return -1;
+	}
+	if (loud)
+		log_info("event=pass_keys_read keys=%zu signer=%s", (*k)->n,
+		    passkeys_signer(*k)->kid);
+	return 0;
+}
+
+/* The keys read at reload replace those in use. */
+static void
+use_passkeys(struct app *app, struct passkeys *k)
+{
+	if (k == NULL)
+		return;
+	passkeys_free(app->passkeys_owned);
+	app->passkeys = app->passkeys_owned = k;
+}
+
+int
 reload_run(struct app *app)
 {
 	struct conf *fresh = calloc(1, sizeof *fresh);
+	struct passkeys *k;
 	char err[CONF_ERR_MAX];
 
 	if (fresh == NULL) {
@@ -143,6 +175,13 @@ reload_run(struct app *app)
 		free(fresh);
 		return -1;
 	}
+	/* pass_key_file itself changes only with a restart: the old path. */
+	if (reload_passkeys(app->conf->pass_key_file, &k, 1) == -1) {
+		conf_free(fresh);
+		free(fresh);
+		return -1;
+	}
 	apply(app, fresh);
+	use_passkeys(app, k);
 	return 0;
 }
