@@ -26,6 +26,8 @@ api_handler api_summary;
 api_handler api_events;
 api_handler api_page, api_asset;
 api_handler api_metrics;
+/* Publish this worker's streams and reconnects for /metrics (each second). */
+void api_metrics_publish(struct app *app);
 api_handler api_admin_list, api_admin_queue;
 api_handler api_admin_state, api_admin_promote, api_admin_kick;
 api_handler api_check;

@@ -1,8 +1,10 @@
 /*
  * api_metrics.c: GET /metrics, the Prometheus text exposition (format
- * 0.0.4): this process's counters (metrics.c) and, from one call of
- * lua/admin_show.lua, the figures of every queue.
+ * 0.0.4): the daemon's counters (metrics.c, added up over the workers by
+ * metrics_share.c) and, from one call of lua/admin_show.lua, the figures
+ * of every queue.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,22 +15,51 @@
 #include "figures.h"
 #include "http.h"
 #include "metrics.h"
+#include "metrics_share.h"
 #include "store.h"
+
+static struct mshare_live live;	/* large: not on the stack */
+static struct mshare_live total;
+
+/* This process's live figures, where the other workers can read them. */
+void
+api_metrics_publish(struct app *app)
+{
+	const char *name;
+	size_t i, streams;
+
+	live.streams = broadcast_count(app->broadcast);
+	live.reconnects_commands = store_reconnects(app->store);
+	live.reconnects_subscriber = broadcast_reconnects(app->broadcast);
+	for (i = 0; i < MSHARE_QUEUES && broadcast_queue_at(app->broadcast, i,
+	    &name, &streams) == 0; i++) {
+		snprintf(live.queues[i].name, sizeof live.queues[i].name, "%s",
+		    name);
+		live.queues[i].streams = streams;
+	}
+	live.nqueues = i;
+	mshare_publish(&live);
+}
 
 static void
 metrics_send(struct app *app, struct evhttp_request *req,
-    const struct metrics_queue *qs, size_t n)
+    struct metrics_queue *qs, size_t n)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
 	struct metrics_process p = { 0 };
+	struct metrics m;
 	struct strbuf b = { 0 };
 	struct evbuffer *buf;
 
-	p.streams = broadcast_count(app->broadcast);
-	p.reconnects_commands = store_reconnects(app->store);
-	p.reconnects_subscriber = broadcast_reconnects(app->broadcast);
+	api_metrics_publish(app);
+	mshare_total(&m, &total);
+	p.streams = total.streams;
+	p.reconnects_commands = total.reconnects_commands;
+	p.reconnects_subscriber = total.reconnects_subscriber;
 	p.draining = app->draining;
-	metrics_format(&b, metrics_get(), &p, qs, n);
+	for (size_t i = 0; i < n; i++)
+		qs[i].streams = mshare_queue_streams(&total, qs[i].name);
+	metrics_format(&b, &m, &p, qs, n);
 	if (b.oom || (buf = evbuffer_new()) == NULL) {
 		strbuf_free(&b);
 		http_send_error(req, 500, "internal", "out of memory");
@@ -71,8 +102,6 @@ metrics_done(struct api_call *c, const redisReply *r)
 		q->waiting = f.waiting, q->active = f.active;
 		q->last_minute = f.last_minute;
 		memcpy(q->totals, f.totals, sizeof q->totals);
-		q->streams = broadcast_queue_streams(c->app->broadcast,
-		    q->name);
 		n++;
 	}
 	metrics_send(c->app, c->req, qs, n);

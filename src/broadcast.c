@@ -577,6 +577,17 @@ broadcast_queue_streams(const struct broadcast *b, const char *queue)
 	return 0;
 }
 
+int
+broadcast_queue_at(const struct broadcast *b, size_t i, const char **name,
+    size_t *streams)
+{
+	if (i >= b->nqueues)
+		return -1;
+	*name = b->queues[i].name;
+	*streams = b->queues[i].streams;
+	return 0;
+}
+
 unsigned long
 broadcast_reconnects(const struct broadcast *b)
 {

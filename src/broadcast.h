@@ -53,6 +53,9 @@ void broadcast_drain(struct broadcast *b, long retry_ms);
 size_t broadcast_count(const struct broadcast *b);
 /* Open streams of one queue in this process. */
 size_t broadcast_queue_streams(const struct broadcast *b, const char *queue);
+/* The i-th queue this process has streamed and its streams; -1 past the end. */
+int broadcast_queue_at(const struct broadcast *b, size_t i, const char **name,
+    size_t *streams);
 /* Reconnections of the subscriber connection. */
 unsigned long broadcast_reconnects(const struct broadcast *b);
 

@@ -29,6 +29,7 @@
 #include "listener.h"
 #include "page.h"
 #include "clientaddr.h"
+#include "metrics_share.h"
 #include "passkeys.h"
 #include "ratelimit.h"
 #include "revoke.h"
@@ -284,10 +285,33 @@ unblock_signals(void)
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
+static void
+on_publish(evutil_socket_t fd, short what, void *arg)
+{
+	api_metrics_publish(arg);
+}
+
+/* A worker tells the others its live figures every second (metrics). */
+static struct event *
+publisher_new(struct app *app)
+{
+	const struct timeval second = { 1, 0 };
+	struct event *ev;
+
+	if (app->worker < 0)
+		return NULL;
+	ev = event_new(app->base, -1, EV_PERSIST, on_publish, app);
+	if (ev && event_add(ev, &second) == -1) {
+		event_free(ev);
+		return NULL;
+	}
+	return ev;
+}
+
 static int
 serve(struct app *app, int fd)
 {
-	struct event *sigs[3] = { NULL, NULL, NULL };
+	struct event *sigs[3] = { NULL, NULL, NULL }, *publisher = NULL;
 	const int signums[3] = { SIGINT, SIGTERM, SIGHUP };
 	char err[512];
 	int rc = 1;
@@ -309,6 +333,7 @@ serve(struct app *app, int fd)
 		if (sigs[i] == NULL || event_add(sigs[i], NULL) == -1)
 			goto done;
 	}
+	publisher = publisher_new(app);
 	unblock_signals();
 	if (tell_serving(app) == -1)
 		goto done;
@@ -317,6 +342,8 @@ done:
 	for (int i = 0; i < 3; i++)
 		if (sigs[i])
 			event_free(sigs[i]);
+	if (publisher)
+		event_free(publisher);
 	/* Answers every call still in flight, while requests can be answered. */
 	store_free(app->store);
 	broadcast_free(app->broadcast);
@@ -360,6 +387,7 @@ run_instance(int worker, int ready_fd, void *arg)
 
 	if (worker >= 0) {
 		log_set_tag(worker);
+		mshare_use(worker);
 		fd = listener_open(r->conf->listen, r->port, 1, 1, &port, err,
 		    sizeof err);
 		if (fd == -1) {
@@ -477,7 +505,12 @@ start(struct run *r)
 		announce_port(r);
 		return run_instance(-1, -1, r);
 	}
+	if (mshare_map((int)n) == -1)
+		log_warn("event=metrics_unshared error=\"%s\" msg=\"each "
+		    "worker's /metrics tells only its own figures\"",
+		    strerror(errno));
 	rc = supervise((int)n, run_instance, r, workers_ready, workers_hup);
+	mshare_unmap();
 	close(fd);
 	if (r->conf_owned) {
 		conf_free(r->conf_owned);

@@ -6,7 +6,8 @@
 
 #include "metrics.h"
 
-static struct metrics the_metrics;
+static struct metrics own;
+static struct metrics *the_metrics = &own;	/* where counting goes */
 
 static const double bounds[METRICS_NBUCKETS] = { 0.0005, 0.001, 0.0025,
     0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5 };
@@ -61,7 +62,13 @@ strbuf_free(struct strbuf *b)
 struct metrics *
 metrics_get(void)
 {
-	return &the_metrics;
+	return the_metrics;
+}
+
+void
+metrics_count_in(struct metrics *m)
+{
+	the_metrics = m ? m : &own;
 }
 
 void
@@ -87,14 +94,14 @@ metrics_http(int route, int code, double seconds)
 {
 	if (route < 0 || route >= ROUTE_COUNT || code < 100 || code > 599)
 		return;
-	the_metrics.http[route][code / 100 - 1]++;
-	histogram_observe(&the_metrics.http_latency, seconds);
+	the_metrics->http[route][code / 100 - 1]++;
+	histogram_observe(&the_metrics->http_latency, seconds);
 }
 
 void
 metrics_redis(double seconds)
 {
-	histogram_observe(&the_metrics.redis_latency, seconds);
+	histogram_observe(&the_metrics->redis_latency, seconds);
 }
 
 void
@@ -106,7 +113,7 @@ metrics_stream_close(const char *reason)
 
 	while (i < MCLOSE_OTHER && strcmp(logged[i], reason) != 0)
 		i++;
-	the_metrics.stream_closes[i]++;
+	the_metrics->stream_closes[i]++;
 }
 
 void
@@ -167,7 +174,7 @@ format_process(struct strbuf *b, const struct metrics *m,
     const struct metrics_process *p)
 {
 	family(b, "waitroom_streams_open", "gauge",
-	    "Server-Sent Events streams open in this process.");
+	    "Server-Sent Events streams open (all workers).");
 	strbuf_add(b, "waitroom_streams_open %lu\n", p->streams);
 	family(b, "waitroom_stream_closes_total", "counter",
 	    "Streams ended, by reason.");
@@ -218,7 +225,7 @@ format_gauges(struct strbuf *b, const struct metrics_queue *qs, size_t n)
 		queue_line(b, "waitroom_queue_admitted_last_minute", qs[i].name,
 		    "", qs[i].last_minute);
 	family(b, "waitroom_queue_streams", "gauge",
-	    "Streams of the queue open in this process.");
+	    "Streams of the queue open (all workers).");
 	for (size_t i = 0; i < n; i++)
 		queue_line(b, "waitroom_queue_streams", qs[i].name, "",
 		    (long long)qs[i].streams);

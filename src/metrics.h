@@ -3,8 +3,9 @@
  * format (version 0.0.4) of it. Counting is a few additions on the loop;
  * formatting is pure (no I/O), so the unit tests check the text itself.
  *
- * One set of counters per process (each worker is an instance and is
- * scraped on its own): the loop is single-threaded, so no locking.
+ * One set of counters per process, written only by its single-threaded
+ * loop, so no locking; with workers, each counts in a slot that the others
+ * read to add up (metrics_share.h).
  */
 #ifndef WR_METRICS_H
 #define WR_METRICS_H
@@ -63,6 +64,8 @@ void strbuf_free(struct strbuf *b);
 
 /* This process's counters. */
 struct metrics *metrics_get(void);
+/* Count in m from now on (a worker's shared slot); NULL: the process's own. */
+void metrics_count_in(struct metrics *m);
 void metrics_http(int route, int code, double seconds);
 void metrics_redis(double seconds);
 /* reason as stream_close logs it: "client gone", "slow client"... */

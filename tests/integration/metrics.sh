@@ -4,7 +4,9 @@
 # metrics.sh: GET /metrics is Prometheus text format 0.0.4, checked line by
 # line (promcheck.py), and its figures follow what happens: joins,
 # admissions, open streams and why they closed, requests by route and
-# status class. /readyz says 503 while the daemon drains.
+# status class. /readyz says 503 while the daemon drains. With workers = 2,
+# every scrape tells the whole daemon's figures, whichever worker answers:
+# counters never go back, open streams are counted over both workers.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -168,4 +170,50 @@ readyz_on_fd3
 check_eq "$STATUS" 503 "while draining: /readyz 503"
 check_contains "$BODY" '"code":"draining"' "... with code draining"
 exec 3<&-
+stop_waitroomd
+
+# ---- workers = 2: one scrape tells the figures of both --------------------
+
+{ echo 'workers = 2'; cat "$WR_TMP/metrics.conf"; } >"$WR_TMP/workers.conf"
+start_waitroomd "$WR_TMP/workers.conf"
+wait_ready || bail "the daemon with 2 workers is ready" "$(wr_last)"
+HEALTHZ='waitroom_http_requests_total{route="healthz",code="2xx"}'
+for ((i = 0; i < 30; i++)); do
+	curl -s -o /dev/null --max-time 5 "$WR_BASE/healthz"
+done
+# Each scrape is a new connection: the kernel spreads them over the workers.
+seen=()
+for ((i = 0; i < 10; i++)); do
+	scrape
+	seen+=("$(metric "$HEALTHZ")")
+done
+ok=1 prev=0
+for v in "${seen[@]}"; do
+	[[ $v =~ ^[0-9]+$ ]] && [ "$v" -ge 30 ] && [ "$v" -ge "$prev" ] || ok=0
+	prev=${v:-0}
+done
+check_eq "$ok" 1 "10 scrapes all count the 30 /healthz of both workers, never going back (${seen[*]})"
+check_valid "the summed exposition is valid"
+
+# streams_all N: 6 scrapes in a row all say N streams open, N of them shop's.
+streams_all() {
+	local i
+	for ((i = 0; i < 6; i++)); do
+		scrape
+		[ "$(metric waitroom_streams_open)" = "$1" ] &&
+		    [ "$(metric 'waitroom_queue_streams{queue="shop"}')" = "$1" ] ||
+		    return 1
+	done
+}
+for n in 1 2 3 4; do
+	join shop
+	sse_start "w$n" "/v1/queues/shop/tokens/$TOKEN/events"
+	sse_wait "w$n" '^event: status' || fail "stream w$n starts" "$(sse_text "w$n")"
+done
+check "every scrape counts the 4 streams open over both workers" \
+    wait_until 'streams_all 4' "$WR_READY_DEADLINE"
+for n in 1 2 3 4; do
+	sse_stop "w$n"
+done
+check "and 0 once they close" wait_until 'streams_all 0' "$WR_READY_DEADLINE"
 stop_waitroomd

@@ -1,7 +1,9 @@
 /* check_metrics.c: histogram buckets, label escaping, the exposition text. */
+#include <stdio.h>
 #include <string.h>
 
 #include "metrics.h"
+#include "metrics_share.h"
 #include "unit.h"
 
 START_TEST(test_buckets)
@@ -137,6 +139,60 @@ START_TEST(test_counting)
 }
 END_TEST
 
+/* live figures of one worker: streams of queues "a" and, if b, "b" */
+static void
+publish(unsigned long a, unsigned long b)
+{
+	static struct mshare_live l;
+
+	memset(&l, 0, sizeof l);
+	l.streams = a + b;
+	l.reconnects_commands = 1;
+	snprintf(l.queues[0].name, sizeof l.queues[0].name, "a");
+	l.queues[0].streams = a;
+	snprintf(l.queues[1].name, sizeof l.queues[1].name, "b");
+	l.queues[1].streams = b;
+	l.nqueues = b ? 2 : 1;
+	mshare_publish(&l);
+}
+
+/* Workers count in their own slots; a scrape adds them up. */
+START_TEST(test_share)
+{
+	static struct mshare_live t;
+	struct metrics *own = metrics_get(), m;
+
+	ck_assert_int_eq(mshare_map(3), 0);
+	mshare_use(0);
+	ck_assert_ptr_ne(metrics_get(), own);
+	metrics_http(ROUTE_HEALTHZ, 200, 0.001);
+	metrics_stream_close("slow client");
+	publish(2, 0);
+	mshare_use(1);
+	metrics_http(ROUTE_HEALTHZ, 200, 0.001);
+	metrics_http(ROUTE_HEALTHZ, 503, 3);
+	publish(2, 1);
+	mshare_total(&m, &t);
+	ck_assert_uint_eq(m.http[ROUTE_HEALTHZ][1], 2);
+	ck_assert_uint_eq(m.http[ROUTE_HEALTHZ][4], 1);
+	ck_assert_uint_eq(m.http_latency.count, 3);
+	ck_assert_uint_eq(m.http_latency.counts[METRICS_NBUCKETS], 1);
+	ck_assert_uint_eq(m.stream_closes[MCLOSE_SLOW_CLIENT], 1);
+	ck_assert_uint_eq(t.streams, 5);
+	ck_assert_uint_eq(t.reconnects_commands, 2);
+	ck_assert_uint_eq(mshare_queue_streams(&t, "a"), 4);
+	ck_assert_uint_eq(mshare_queue_streams(&t, "b"), 1);
+	ck_assert_uint_eq(mshare_queue_streams(&t, "c"), 0);
+	/* slot 0 again, as a restarted worker: it counts on */
+	mshare_use(0);
+	metrics_http(ROUTE_HEALTHZ, 200, 0.001);
+	mshare_total(&m, &t);
+	ck_assert_uint_eq(m.http[ROUTE_HEALTHZ][1], 3);
+	mshare_unmap();
+	ck_assert_ptr_eq(metrics_get(), own);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -148,6 +204,7 @@ main(void)
 	tcase_add_test(tc, test_strbuf_grows);
 	tcase_add_test(tc, test_format);
 	tcase_add_test(tc, test_counting);
+	tcase_add_test(tc, test_share);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
