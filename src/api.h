@@ -28,6 +28,13 @@ api_handler api_page, api_asset;
 api_handler api_metrics;
 /* Publish this worker's streams and reconnects for /metrics (each second). */
 void api_metrics_publish(struct app *app);
+struct metrics;
+struct mshare_live;
+/*
+ * The streams and reconnects of every worker (fresh for this one), and in
+ * m, unless NULL, their counters added up. Valid until the next call.
+ */
+const struct mshare_live *api_live_total(struct app *app, struct metrics *m);
 api_handler api_admin_list, api_admin_queue;
 api_handler api_admin_state, api_admin_promote, api_admin_kick;
 api_handler api_check;

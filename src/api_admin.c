@@ -13,23 +13,24 @@
 
 #include "admission.h"
 #include "api.h"
-#include "broadcast.h"
 #include "conf.h"
 #include "figures.h"
 #include "http.h"
 #include "log.h"
+#include "metrics_share.h"
 
 #define ADMIN_FIELDS_MAX 32	/* field/value pairs a PUT may carry */
 
+/* One queue's figures; live holds the streams of every worker. */
 static json_t *
-queue_entry(struct api_call *c, const redisReply *e, const char *name)
+queue_entry(const redisReply *e, const char *name,
+    const struct mshare_live *live)
 {
 	struct figures f;
 
 	if (figures_parse(e, &f) == -1 || !f.exists)
 		return NULL;
-	return figures_json(&f, name, broadcast_queue_streams(
-	    c->app->broadcast, name));
+	return figures_json(&f, name, mshare_queue_streams(live, name));
 }
 
 static int
@@ -47,14 +48,16 @@ static void
 list_done(struct api_call *c, const redisReply *r)
 {
 	struct show_call *sc = (struct show_call *)c;
+	const struct mshare_live *live;
 	json_t *queues = json_array(), *q;
 
 	if (!show_shaped(c, r)) {
 		json_decref(queues);
 		return;
 	}
+	live = api_live_total(c->app, NULL);
 	for (size_t i = 0; i < sc->n; i++)
-		if ((q = queue_entry(c, r->element[i], sc->names[i])) != NULL)
+		if ((q = queue_entry(r->element[i], sc->names[i], live)) != NULL)
 			json_array_append_new(queues, q);
 	http_send_json(c->req, 200, json_pack("{s:o}", "queues", queues));
 }
@@ -73,7 +76,8 @@ show_done(struct api_call *c, const redisReply *r)
 
 	if (!show_shaped(c, r))
 		return;
-	if ((q = queue_entry(c, r->element[0], c->queue)) == NULL) {
+	if ((q = queue_entry(r->element[0], c->queue,
+	    api_live_total(c->app, NULL))) == NULL) {
 		api_reply_result(c, "no_queue");
 		return;
 	}

@@ -41,6 +41,16 @@ api_metrics_publish(struct app *app)
 	mshare_publish(&live);
 }
 
+const struct mshare_live *
+api_live_total(struct app *app, struct metrics *m)
+{
+	struct metrics unused;
+
+	api_metrics_publish(app);
+	mshare_total(m ? m : &unused, &total);
+	return &total;
+}
+
 static void
 metrics_send(struct app *app, struct evhttp_request *req,
     struct metrics_queue *qs, size_t n)
@@ -51,8 +61,7 @@ metrics_send(struct app *app, struct evhttp_request *req,
 	struct strbuf b = { 0 };
 	struct evbuffer *buf;
 
-	api_metrics_publish(app);
-	mshare_total(&m, &total);
+	api_live_total(app, &m);
 	p.streams = total.streams;
 	p.reconnects_commands = total.reconnects_commands;
 	p.reconnects_subscriber = total.reconnects_subscriber;

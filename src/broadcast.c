@@ -568,15 +568,6 @@ broadcast_count(const struct broadcast *b)
 	return b->streams.count;
 }
 
-size_t
-broadcast_queue_streams(const struct broadcast *b, const char *queue)
-{
-	for (size_t i = 0; i < b->nqueues; i++)
-		if (strcmp(b->queues[i].name, queue) == 0)
-			return b->queues[i].streams;
-	return 0;
-}
-
 int
 broadcast_queue_at(const struct broadcast *b, size_t i, const char **name,
     size_t *streams)

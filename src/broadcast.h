@@ -51,8 +51,6 @@ void broadcast_start(struct broadcast *b, struct evhttp_request *req,
 void broadcast_drain(struct broadcast *b, long retry_ms);
 
 size_t broadcast_count(const struct broadcast *b);
-/* Open streams of one queue in this process. */
-size_t broadcast_queue_streams(const struct broadcast *b, const char *queue);
 /* The i-th queue this process has streamed and its streams; -1 past the end. */
 int broadcast_queue_at(const struct broadcast *b, size_t i, const char **name,
     size_t *streams);

@@ -195,7 +195,8 @@ done
 check_eq "$ok" 1 "10 scrapes all count the 30 /healthz of both workers, never going back (${seen[*]})"
 check_valid "the summed exposition is valid"
 
-# streams_all N: 6 scrapes in a row all say N streams open, N of them shop's.
+# streams_all N: 6 scrapes in a row all say N streams open, N of them
+# shop's, and so does the admin view of shop each time.
 streams_all() {
 	local i
 	for ((i = 0; i < 6; i++)); do
@@ -203,6 +204,9 @@ streams_all() {
 		[ "$(metric waitroom_streams_open)" = "$1" ] &&
 		    [ "$(metric 'waitroom_queue_streams{queue="shop"}')" = "$1" ] ||
 		    return 1
+		http GET /v1/admin/queues/shop '' \
+		    -H "Authorization: Bearer $ADMIN_TOKEN"
+		[ "$(json .streams)" = "$1" ] || return 1
 	done
 }
 for n in 1 2 3 4; do
@@ -210,7 +214,7 @@ for n in 1 2 3 4; do
 	sse_start "w$n" "/v1/queues/shop/tokens/$TOKEN/events"
 	sse_wait "w$n" '^event: status' || fail "stream w$n starts" "$(sse_text "w$n")"
 done
-check "every scrape counts the 4 streams open over both workers" \
+check "every scrape and admin view count the 4 streams open over both workers" \
     wait_until 'streams_all 4' "$WR_READY_DEADLINE"
 for n in 1 2 3 4; do
 	sse_stop "w$n"
