@@ -264,6 +264,7 @@ struct run {
 	const struct pages *pages;
 	const struct passkeys *passkeys;	/* NULL: passes are off */
 	struct passkeys *passkeys_owned;	/* the supervisor's reloaded */
+	struct ratelimit *ratelimit;	/* workers: shared by all; else NULL */
 	const struct netlist *trusted;		/* trusted_proxies */
 	const struct opts *opts;
 	const char *admin_token;	/* NULL: the admin API is off */
@@ -404,10 +405,11 @@ run_instance(int worker, int ready_fd, void *arg)
 	app.ready_fd = ready_fd;
 	app.passkeys = r->passkeys;
 	app.trusted = r->trusted;
+	app.ratelimit = r->ratelimit;
 	if ((app.base = base_new()) == NULL ||
-	    (app.revoke = revoke_new()) == NULL ||
-	    (app.ratelimit = ratelimit_new(r->conf->join_rate_per_ip)) ==
-	    NULL) {
+	    (app.revoke = revoke_new()) == NULL || (app.ratelimit == NULL &&
+	    (app.ratelimit = ratelimit_new(r->conf->join_rate_per_ip, 0)) ==
+	    NULL)) {
 		revoke_free(app.revoke);
 		log_error("event=startup_failed error=\"no event base\"");
 		if (app.base)
@@ -417,7 +419,8 @@ run_instance(int worker, int ready_fd, void *arg)
 	log_info("event=listen addr=%s port=%d redis=%s queues=%zu",
 	    r->conf->listen, r->port, r->conf->redis, r->conf->nqueues);
 	rc = serve(&app, fd);
-	ratelimit_free(app.ratelimit);
+	if (app.ratelimit != r->ratelimit)
+		ratelimit_free(app.ratelimit);
 	revoke_free(app.revoke);
 	event_base_free(app.base);
 	return rc;
@@ -509,7 +512,12 @@ start(struct run *r)
 		log_warn("event=metrics_unshared error=\"%s\" msg=\"each "
 		    "worker's /metrics tells only its own figures\"",
 		    strerror(errno));
+	/* One join_rate_per_ip for the daemon, whichever worker answers. */
+	if ((r->ratelimit = ratelimit_new(c->join_rate_per_ip, 1)) == NULL)
+		log_warn("event=ratelimit_unshared msg=\"each worker limits "
+		    "joins on its own\"");
 	rc = supervise((int)n, run_instance, r, workers_ready, workers_hup);
+	ratelimit_free(r->ratelimit);
 	mshare_unmap();
 	close(fd);
 	if (r->conf_owned) {

@@ -1,30 +1,46 @@
 /* ratelimit.c: token buckets per client address; see ratelimit.h. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "clientaddr.h"
 #include "ratelimit.h"
 
+#define RATELIMIT_SPINS 10000	/* then go on without the lock */
+
 struct bucket {
 	char addr[CLIENTADDR_MAX];
+	char lock;		/* shared: taken by the worker using it */
 	double tokens;
 	long long at_ms;	/* when tokens was computed */
 };
 
 struct ratelimit {
 	long rate;
+	int shared;		/* b is a shared mapping */
 	struct bucket *b;
 };
 
 struct ratelimit *
-ratelimit_new(long rate)
+ratelimit_new(long rate, int shared)
 {
 	struct ratelimit *r = calloc(1, sizeof *r);
+	size_t size = RATELIMIT_SLOTS * sizeof *r->b;
 
 	if (r == NULL)
 		return NULL;
 	r->rate = rate;
-	if (rate > 0 && (r->b = calloc(RATELIMIT_SLOTS, sizeof *r->b)) == NULL) {
+	if (rate <= 0)
+		return r;
+	if (shared) {
+		r->b = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		r->shared = r->b != MAP_FAILED;
+		if (r->b == MAP_FAILED)
+			r->b = NULL;
+	} else
+		r->b = calloc(RATELIMIT_SLOTS, sizeof *r->b);
+	if (r->b == NULL) {
 		free(r);
 		return NULL;
 	}
@@ -36,7 +52,10 @@ ratelimit_free(struct ratelimit *r)
 {
 	if (r == NULL)
 		return;
-	free(r->b);
+	if (r->shared)
+		munmap(r->b, RATELIMIT_SLOTS * sizeof *r->b);
+	else
+		free(r->b);
 	free(r);
 }
 
@@ -50,26 +69,39 @@ ratelimit_slot(const char *addr)
 	return (size_t)(h % RATELIMIT_SLOTS);
 }
 
-long
-ratelimit_take(struct ratelimit *r, const char *addr, long long now_ms)
+/*
+ * Another worker may be in the same bucket for a few instructions. One
+ * that died there (SIGKILL) would hold it forever, so after a bounded
+ * wait the bucket is used without it: at worst one extra join passes.
+ */
+static int
+bucket_lock(struct bucket *b)
 {
-	struct bucket *b;
-	double burst = (double)r->rate, wait;
+	for (int i = 0; i < RATELIMIT_SPINS; i++)
+		if (!__atomic_test_and_set(&b->lock, __ATOMIC_ACQUIRE))
+			return 1;
+	return 0;
+}
+
+/* Refill b for now_ms and take a token: 0, or seconds to wait. */
+static long
+bucket_take(struct bucket *b, long rate, const char *addr, long long now_ms)
+{
+	double burst = (double)rate, wait;
 	long secs;
 
-	if (r->rate <= 0)
-		return 0;
-	b = &r->b[ratelimit_slot(addr)];
 	if (strcmp(b->addr, addr) != 0) {
 		strncpy(b->addr, addr, sizeof b->addr - 1);
 		b->addr[sizeof b->addr - 1] = '\0';
 		b->tokens = burst;
+		b->at_ms = now_ms;
 	} else if (now_ms > b->at_ms) {
 		b->tokens += (double)(now_ms - b->at_ms) * burst / 1000.0;
 		if (b->tokens > burst)
 			b->tokens = burst;
 	}
-	b->at_ms = now_ms;
+	if (now_ms > b->at_ms)
+		b->at_ms = now_ms;
 	if (b->tokens >= 1.0) {
 		b->tokens -= 1.0;
 		return 0;
@@ -80,4 +112,21 @@ ratelimit_take(struct ratelimit *r, const char *addr, long long now_ms)
 	if ((double)secs < wait)
 		secs++;
 	return secs < 1 ? 1 : secs;
+}
+
+long
+ratelimit_take(struct ratelimit *r, const char *addr, long long now_ms)
+{
+	struct bucket *b;
+	int locked;
+	long wait;
+
+	if (r->rate <= 0)
+		return 0;
+	b = &r->b[ratelimit_slot(addr)];
+	locked = r->shared && bucket_lock(b);
+	wait = bucket_take(b, r->rate, addr, now_ms);
+	if (locked)
+		__atomic_clear(&b->lock, __ATOMIC_RELEASE);
+	return wait;
 }

@@ -3,8 +3,10 @@
  * tokens a second, a burst of the same size. The table is fixed in size
  * (RATELIMIT_SLOTS addresses), so it never grows with traffic; two
  * addresses that share a slot take turns, the newer one starting with a
- * full bucket. Per process: with N workers or instances an address may
- * join up to N times the rate. Pure: the caller gives the time.
+ * full bucket. Shared, the table lives in memory mapped before the
+ * workers fork, so one daemon holds an address to the rate whichever
+ * worker takes its joins (each instance still counts on its own: N
+ * instances allow N times the rate). The caller gives the time.
  */
 #ifndef WR_RATELIMIT_H
 #define WR_RATELIMIT_H
@@ -13,8 +15,11 @@
 
 struct ratelimit;
 
-/* rate 0: no limit (ratelimit_take always says yes). */
-struct ratelimit *ratelimit_new(long rate);
+/*
+ * rate 0: no limit (ratelimit_take always says yes). shared: in memory
+ * that processes forked later share.
+ */
+struct ratelimit *ratelimit_new(long rate, int shared);
 void ratelimit_free(struct ratelimit *r);
 
 /*

@@ -5,6 +5,7 @@
 # join_rate_per_ip (429 rate_limited with Retry-After, per client address,
 # X-Forwarded-For believed only from trusted_proxies) and the browser
 # origin rule (403 forbidden_origin unless same-origin or in cors_origins).
+# With workers = 2 the buckets are the daemon's, not each worker's.
 # A refused join changes nothing.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -83,6 +84,32 @@ codes=$CODES
 burst 1 "$MORE_PORT" -H 'X-Forwarded-For: 2.2.2.2'
 check_eq "$codes $CODES" "201 429" \
     "an untrusted peer cannot pick its address with X-Forwarded-For"
+
+# ---- workers = 2: one bucket per address for the whole daemon -----------
+
+cat >"$WR_TMP/workers.conf" <<'EOF2'
+workers          = 2
+join_rate_per_ip = 1
+trusted_proxies  = 127.0.0.1
+[queue q]
+mode        = rate
+state       = paused
+EOF2
+start_more_waitroomd workers "$WR_TMP/workers.conf"
+# Ten joins of one address, each on a connection of its own, so the
+# kernel spreads them over both workers; one token a second may pass.
+start=$(now_ms) codes=()
+for ((i = 0; i < 10; i++)); do
+	codes+=("$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 -X POST \
+	    -H 'X-Forwarded-For: 203.0.113.7' \
+	    "http://127.0.0.1:$MORE_PORT/v1/queues/q/tokens")")
+done
+elapsed=$(($(now_ms) - start))
+passed=$(printf '%s\n' "${codes[@]}" | grep -c '^201$')
+refused=$(printf '%s\n' "${codes[@]}" | grep -c '^429$')
+check "with 2 workers, 10 joins of one address in $elapsed ms: $passed pass, at most 1 + 1 a second (${codes[*]})" \
+    test "$passed" -ge 1 -a "$passed" -le $((1 + elapsed / 1000)) \
+    -a $((passed + refused)) = 10
 
 # ---- the browser origin rule ---------------------------------------------
 

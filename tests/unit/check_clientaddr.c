@@ -1,5 +1,7 @@
 /* check_clientaddr.c: the client behind trusted proxies, and its bucket. */
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "clientaddr.h"
 #include "ratelimit.h"
@@ -68,7 +70,7 @@ END_TEST
 
 START_TEST(test_bucket)
 {
-	struct ratelimit *r = ratelimit_new(2);	/* 2 a second, burst 2 */
+	struct ratelimit *r = ratelimit_new(2, 0);	/* 2 a second, burst 2 */
 
 	ck_assert_int_eq(ratelimit_take(r, "1.2.3.4", 1000), 0);
 	ck_assert_int_eq(ratelimit_take(r, "1.2.3.4", 1000), 0);
@@ -81,15 +83,35 @@ START_TEST(test_bucket)
 	ck_assert_int_eq(ratelimit_take(r, "1.2.3.4", 60000), 0);
 	ck_assert_int_eq(ratelimit_take(r, "1.2.3.4", 60000), 1);
 	ratelimit_free(r);
-	r = ratelimit_new(1);
+	r = ratelimit_new(1, 0);
 	ck_assert_int_eq(ratelimit_take(r, "1.2.3.4", 1000), 0);
 	ck_assert_int_eq(ratelimit_take(r, "1.2.3.4", 1000), 1);
 	ratelimit_free(r);
-	r = ratelimit_new(0);		/* off */
+	r = ratelimit_new(0, 0);		/* off */
 	for (int i = 0; i < 1000; i++)
 		ck_assert_int_eq(ratelimit_take(r, "1.2.3.4", 1000), 0);
 	ratelimit_free(r);
 	ratelimit_free(NULL);
+}
+END_TEST
+
+/* Shared: a token a forked worker took is gone for its siblings too. */
+START_TEST(test_bucket_shared)
+{
+	struct ratelimit *r = ratelimit_new(1, 1);
+	int status = 0;
+	pid_t pid;
+
+	ck_assert_ptr_nonnull(r);
+	if ((pid = fork()) == 0)
+		_exit(ratelimit_take(r, "1.2.3.4", 1000) == 0 ? 0 : 1);
+	ck_assert_int_gt(pid, 0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_int_eq(ratelimit_take(r, "1.2.3.4", 1000), 1);
+	ck_assert_int_eq(ratelimit_take(r, "5.6.7.8", 1000), 0);
+	ck_assert_int_eq(ratelimit_take(r, "1.2.3.4", 2000), 0);
+	ratelimit_free(r);
 }
 END_TEST
 
@@ -102,6 +124,7 @@ main(void)
 	tcase_add_test(tc, test_pick);
 	tcase_add_test(tc, test_netlist);
 	tcase_add_test(tc, test_bucket);
+	tcase_add_test(tc, test_bucket_shared);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
