@@ -53,6 +53,7 @@ struct broadcast {
 	struct ipcount *ips;
 	struct store *sub;
 	size_t max_streams, max_per_ip;
+	int timeout;		/* seconds, of every stream's connection */
 };
 
 struct batch {
@@ -135,6 +136,37 @@ slot_remove(struct broadcast *b, struct stream *st)
 	if (st->next)
 		st->next->prev = st->prev;
 	b->slot_n[st->slot]--;
+}
+
+/*
+ * A wheel of n slots (push_interval changed at a reload): every stream
+ * moves to the same fraction of the turn, so they stay spread out.
+ */
+static int
+wheel_resize(struct broadcast *b, int n)
+{
+	struct stream **old = b->slots, *st, *next;
+	uint32_t *old_n = b->slot_n;
+	int oldn = b->nslots;
+
+	b->slots = calloc((size_t)n, sizeof *b->slots);
+	b->slot_n = calloc((size_t)n, sizeof *b->slot_n);
+	if (b->slots == NULL || b->slot_n == NULL) {
+		free(b->slots);
+		free(b->slot_n);
+		b->slots = old, b->slot_n = old_n;
+		return -1;
+	}
+	b->nslots = n;
+	for (int s = 0; s < oldn; s++)
+		for (st = old[s]; st; st = next) {
+			next = st->next;
+			slot_put(b, st, (int)((long)s * n / oldn));
+		}
+	b->cur = (int)((long)b->cur * n / oldn);
+	free(old);
+	free(old_n);
+	return 0;
 }
 
 /* ---- one stream ----------------------------------------------------- */
@@ -537,7 +569,7 @@ broadcast_start(struct broadcast *b, struct evhttp_request *req,
 	}
 	bq_learn(&b->queues[q], f);
 	st->queue = (uint16_t)q, st->ip = slot, st->id = (uint32_t)last_id;
-	sse_open(st, req, c->push_interval * 1000, stream_timeout(c),
+	sse_open(st, req, c->push_interval * 1000, b->timeout,
 	    stream_on_close);
 	stream_table_put(&b->streams, st);
 	slot_put(b, st, slot_pick(b));
@@ -598,11 +630,31 @@ broadcast_cap(const struct conf *c)
 	return (size_t)rl.rlim_cur - 64;
 }
 
-void
+/* max_streams and max_streams_per_ip from app->conf. */
+static void
 broadcast_set_limits(struct broadcast *b)
 {
 	b->max_streams = broadcast_cap(b->app->conf);
 	b->max_per_ip = (size_t)b->app->conf->max_streams_per_ip;
+}
+
+void
+broadcast_reload(struct broadcast *b)
+{
+	const struct conf *c = b->app->conf;
+	int n = (int)(c->push_interval * 1000 / BROADCAST_SLOT_MS);
+
+	broadcast_set_limits(b);
+	if (n != b->nslots && wheel_resize(b, n) == -1)
+		log_error("event=reload_failed error=\"out of memory\" "
+		    "msg=\"push_interval stays %d ms\"",
+		    b->nslots * BROADCAST_SLOT_MS);
+	if (stream_timeout(c) == b->timeout)
+		return;
+	b->timeout = stream_timeout(c);
+	for (int s = 0; s < b->nslots; s++)
+		for (struct stream *st = b->slots[s]; st; st = st->next)
+			sse_set_timeout(st, b->timeout);
 }
 
 struct broadcast *
@@ -617,6 +669,7 @@ broadcast_new(struct app *app, char *err, size_t errlen)
 		goto oom;
 	b->app = app;
 	b->nslots = (int)(c->push_interval * 1000 / BROADCAST_SLOT_MS);
+	b->timeout = stream_timeout(c);
 	broadcast_set_limits(b);
 	b->slots = calloc(b->nslots, sizeof *b->slots);
 	b->slot_n = calloc(b->nslots, sizeof *b->slot_n);

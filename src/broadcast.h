@@ -29,8 +29,11 @@ struct broadcast *broadcast_new(struct app *app, char *err, size_t errlen);
 /* Ends every stream still open; call before the HTTP server is freed. */
 void broadcast_free(struct broadcast *b);
 
-/* Take max_streams and max_streams_per_ip from app->conf again (reload). */
-void broadcast_set_limits(struct broadcast *b);
+/*
+ * A reload: the limits, push_interval (the schedule is resized, every
+ * stream kept) and the streams' timeout from keepalive_interval.
+ */
+void broadcast_reload(struct broadcast *b);
 
 /*
  * Reserve a stream for a client address: 0, or the status to answer

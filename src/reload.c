@@ -60,7 +60,6 @@ reload_keep_fixed(struct conf *fresh, struct conf *old, int loud)
 	keep_long("join_rate_per_ip", &fresh->join_rate_per_ip,
 	    old->join_rate_per_ip);
 	keep_long("workers", &fresh->workers, old->workers);
-	keep_long("push_interval", &fresh->push_interval, old->push_interval);
 	for (size_t i = 0; i < fresh->nqueues; i++) {
 		struct queue_conf *q = (struct queue_conf *)
 		    conf_queue_find(old, fresh->queues[i].name);
@@ -111,7 +110,7 @@ apply(struct app *app, struct conf *fresh)
 	reload_keep_fixed(fresh, old, 1);
 	app->conf = fresh;
 	log_set_level(fresh->log_level);
-	broadcast_set_limits(app->broadcast);
+	broadcast_reload(app->broadcast);
 	for (size_t i = 0; i < fresh->nqueues; i++) {
 		if (!queue_changed(&fresh->queues[i], old))
 			continue;

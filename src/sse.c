@@ -66,6 +66,13 @@ sse_open(struct stream *st, struct evhttp_request *req, long retry_ms,
 	    (size_t)-1);
 }
 
+void
+sse_set_timeout(struct stream *st, int timeout_s)
+{
+	evhttp_connection_set_timeout(evhttp_request_get_connection(st->req),
+	    timeout_s);
+}
+
 size_t
 sse_unsent(const struct stream *st)
 {

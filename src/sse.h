@@ -41,6 +41,8 @@ uint32_t sse_now(void);
  */
 void sse_open(struct stream *st, struct evhttp_request *req, long retry_ms,
     int timeout_s, void (*closecb)(struct evhttp_connection *, void *));
+/* The connection's timeout again (the intervals changed at a reload). */
+void sse_set_timeout(struct stream *st, int timeout_s);
 
 /* Bytes written to the stream that the client has not taken yet. */
 size_t sse_unsent(const struct stream *st);

@@ -5,8 +5,9 @@
 # and with workers = 2. A good file: a new queue answers, a lower max_body
 # refuses what it let through before, and open streams go on getting
 # statuses, never ended. A bad file: an error naming file and line, the
-# old configuration kept, still serving. A changed workers or
-# push_interval: logged as needing a restart, the old value kept.
+# old configuration kept, still serving. A changed push_interval applies
+# to open streams; a changed workers is logged as needing a restart, the
+# old value kept. Raising push_interval lifts open streams' timeout too.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -43,6 +44,17 @@ goes_on() {
 	c=$(statuses "$1")
 	sse_wait "$1" '^event: status$' $((c + 2)) $((5 * SLOW)) &&
 	    kill -0 "${WR_SSE_PID[$1]}" 2>/dev/null
+}
+
+# every_2s NAME: after the next status, 3 more take 4.5 s or longer (3 at
+# push_interval = 1 take about 3 s, at 2 about 6 s).
+every_2s() {
+	local c start
+	c=$(statuses "$1")
+	sse_wait "$1" '^event: status$' $((c + 1)) $((5 * SLOW)) || return 1
+	start=$(now_ms)
+	sse_wait "$1" '^event: status$' $((c + 4)) $((15 * SLOW)) || return 1
+	[ $(($(now_ms) - start)) -ge 4500 ]
 }
 
 # reloads N: until N event=reloaded or reload_failed lines in all.
@@ -109,9 +121,11 @@ EOF2
 	check_error 413 body_too_large "$name: the new max_body = 100 refuses 200 bytes"
 	check_contains "$(grep 'event=reload_needs_restart' "$WR_DAEMON_LOG")" \
 	    "key=workers" "$name: a workers change is logged as needing a restart"
-	check_contains "$(grep 'event=reload_needs_restart' "$WR_DAEMON_LOG")" \
-	    "key=push_interval" "$name: so is a push_interval change"
+	check "$name: a push_interval change needs no restart" \
+	    bash -c "! grep 'event=reload_needs_restart' '$WR_DAEMON_LOG' | grep -q key=push_interval"
 	check "$name: the open stream goes on after the reload" goes_on "$name"
+	check "$name: and gets a status every 2 s now, not every 1 s" \
+	    every_2s "$name"
 	check_eq "$(grep -c '^retry:' "$WR_TMP/sse.$name.out")" "$retries" \
 	    "$name: the stream was not told to come back (no new retry: line)"
 
@@ -141,3 +155,26 @@ start_redis
 run solo 1
 rcli flushall >/dev/null
 run workers 2
+
+# ---- a longer push_interval: the streams' timeout follows ------------------
+# A stream is written once per push_interval, and its connection times out
+# after three of max(push, keepalive) without a write: raising push_interval
+# from 1 to 5 with keepalive_interval = 1 must lift the timeout of the
+# streams already open from 3 s to 15 s, or they are cut.
+rcli flushall >/dev/null
+WR_DAEMON_LOG=$WR_TMP/longer.log
+printf 'push_interval = 1\nkeepalive_interval = 1\n[queue q]\nstate = paused\n' >"$CONF"
+start_waitroomd "$CONF"
+wait_ready || bail "longer: the daemon is ready" "$(wr_last)"
+join q
+sse_start longer "/v1/queues/q/tokens/$TOKEN/events"
+sse_wait longer '^event: status$' 1 $((5 * SLOW)) ||
+    fail "longer: the stream gets its first status"
+printf 'push_interval = 5\nkeepalive_interval = 1\n[queue q]\nstate = paused\n' >"$CONF"
+kill -HUP "$WR_PID"
+check "longer: the reload is logged" reloads 1
+c=$(statuses longer)
+check "longer: two more statuses come, 5 s apart, on the stream open before" \
+    sse_wait longer '^event: status$' $((c + 2)) $((15 * SLOW))
+check "longer: the stream is still open" kill -0 "${WR_SSE_PID[longer]}"
+stop_waitroomd
