@@ -286,21 +286,31 @@ unblock_signals(void)
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
+#define STATUS_EVERY 5	/* seconds between STATUS= lines */
+
+/*
+ * Each second: a worker tells the others its live figures (metrics); the
+ * single process tells the service manager what it serves, every
+ * STATUS_EVERY seconds (with workers, the supervisor does).
+ */
 static void
 on_publish(evutil_socket_t fd, short what, void *arg)
 {
-	api_metrics_publish(arg);
+	static unsigned ticks;
+	struct app *app = arg;
+
+	api_metrics_publish(app);
+	if (app->worker < 0 && app->said_ready && !app->draining &&
+	    ++ticks % STATUS_EVERY == 0)
+		announce_status(app);
 }
 
-/* A worker tells the others its live figures every second (metrics). */
 static struct event *
 publisher_new(struct app *app)
 {
 	const struct timeval second = { 1, 0 };
 	struct event *ev;
 
-	if (app->worker < 0)
-		return NULL;
 	ev = event_new(app->base, -1, EV_PERSIST, on_publish, app);
 	if (ev && event_add(ev, &second) == -1) {
 		event_free(ev);
@@ -484,6 +494,19 @@ worker_count(const struct conf *c)
 	return n < 1 ? 1 : n;
 }
 
+/* What the service manager shows, for every worker at once. */
+static void
+workers_status(void *arg)
+{
+	static struct mshare_live live;	/* large: not on the stack */
+	struct run *r = arg;
+	struct metrics m;
+
+	mshare_total(&m, &live);
+	notify_status("serving workers=%ld queues=%zu streams=%lu",
+	    worker_count(r->conf), r->conf->nqueues, live.streams);
+}
+
 /*
  * workers = 1: this process serves. More: it binds the port without
  * listening (so port 0 resolves once and the port stays ours), then
@@ -516,7 +539,8 @@ start(struct run *r)
 	if ((r->ratelimit = ratelimit_new(c->join_rate_per_ip, 1)) == NULL)
 		log_warn("event=ratelimit_unshared msg=\"each worker limits "
 		    "joins on its own\"");
-	rc = supervise((int)n, run_instance, r, workers_ready, workers_hup);
+	rc = supervise((int)n, run_instance, r, workers_ready, workers_hup,
+	    workers_status);
 	ratelimit_free(r->ratelimit);
 	mshare_unmap();
 	close(fd);

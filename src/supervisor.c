@@ -30,6 +30,8 @@ struct sup {
 	int n;
 	supervisor_worker *run;
 	void (*on_hup)(void *arg);
+	void (*on_status)(void *arg);
+	time_t status_at;	/* the next on_status */
 	void *arg;
 	int ready[2];		/* a worker writes its number when it serves */
 	unsigned char serving[SUP_MAX];
@@ -225,6 +227,10 @@ run_loop(struct sup *s, void (*on_ready)(void *), void *arg)
 			s->reloading = 0;
 			notify_send("READY=1");
 			notify_status("serving workers=%d reloaded", s->n);
+		} else if (s->announced && !s->stopping && !s->reloading &&
+		    s->on_status && mono() >= s->status_at) {
+			s->on_status(s->arg);
+			s->status_at = mono() + SUPERVISOR_STATUS_S;
 		} else if (!s->announced && !warned && mono() >= late) {
 			log_error("event=workers_not_ready msg=\"not every "
 			    "worker serves yet\"");
@@ -235,13 +241,15 @@ run_loop(struct sup *s, void (*on_ready)(void *), void *arg)
 
 int
 supervise(int n, supervisor_worker *worker, void *arg,
-    void (*on_ready)(void *arg), void (*on_hup)(void *arg))
+    void (*on_ready)(void *arg), void (*on_hup)(void *arg),
+    void (*on_status)(void *arg))
 {
 	struct sup s;
 
 	memset(&s, 0, sizeof s);
 	s.n = n > SUP_MAX ? SUP_MAX : n;
 	s.run = worker, s.arg = arg, s.on_hup = on_hup;
+	s.on_status = on_status;
 	if (pipe(s.ready) == -1)
 		return 1;
 	sigemptyset(&s.sigs);

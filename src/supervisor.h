@@ -17,9 +17,13 @@ typedef int supervisor_worker(int i, int ready_fd, void *arg);
  * Start n workers and supervise them until SIGTERM/SIGINT. on_ready runs
  * once, when all n workers serve; on_hup at each SIGHUP, before it goes
  * on to the workers (so a worker started later forks with what on_hup
- * made of arg). Returns the exit status: 1 when a worker had to be killed.
+ * made of arg); on_status every SUPERVISOR_STATUS_S while they serve.
+ * Returns the exit status: 1 when a worker had to be killed.
  */
+#define SUPERVISOR_STATUS_S 5
+
 int supervise(int n, supervisor_worker *worker, void *arg,
-    void (*on_ready)(void *arg), void (*on_hup)(void *arg));
+    void (*on_ready)(void *arg), void (*on_hup)(void *arg),
+    void (*on_status)(void *arg));
 
 #endif

@@ -4,7 +4,8 @@
 # notify.sh: waitroomd speaks the service manager's notify protocol to
 # $NOTIFY_SOCKET, as systemd would hear it under Type=notify: READY=1 once
 # it serves, RELOADING=1 then READY=1 around a SIGHUP, STOPPING=1 on
-# SIGTERM, with a STATUS= line; in a single process (a socket path) and
+# SIGTERM, with a STATUS= line, sent again every few seconds with the
+# streams open; in a single process (a socket path) and
 # with workers = 2 (an abstract '@' address: only the supervisor speaks).
 # The installed unit passes systemd-analyze verify, where that exists.
 
@@ -52,6 +53,12 @@ run() {
 	http GET /healthz
 	check_status 200 "$name: it serves when it said READY=1"
 	check "$name: a STATUS= line says what it serves" says "$name" '^STATUS=serving'
+	join q
+	sse_start "$name" "/v1/queues/q/tokens/$TOKEN/events"
+	sse_wait "$name" '^event: status$' || fail "$name: the stream starts"
+	check "$name: every few seconds STATUS= tells the streams open (1)" \
+	    says "$name" '^STATUS=serving.* streams=1$'
+	sse_stop "$name"
 	kill -HUP "$WR_PID"
 	check "$name: SIGHUP: RELOADING=1, then READY=1 again" says "$name" 'READY=1' 2
 	check_match "$(grep -m1 RELOADING "$WR_TMP/$name.notify")" 'MONOTONIC_USEC=[0-9]+' \
