@@ -2,8 +2,8 @@
  * broadcast.c: the streams of this process; see broadcast.h.
  *
  * Invariants:
- * - An open stream is in the token table and in exactly one schedule slot;
- *   a closed one is in neither. Closing is one function, stream_close.
+ * - An open stream is in the token table and in exactly one slot of the
+ *   wheel (wheel.c); a closed one is in neither. Closing is one function, stream_close.
  * - A status batch in flight holds its streams (inflight = 1); a stream
  *   closed meanwhile is freed when the batch's answer comes back, never
  *   before, so a late Redis reply never touches freed memory.
@@ -32,6 +32,7 @@
 #include "sse_frame.h"
 #include "store.h"
 #include "stream_table.h"
+#include "wheel.h"
 
 struct bqueue {
 	char name[CONF_QUEUE_ID_MAX + 1];
@@ -44,9 +45,7 @@ struct broadcast {
 	struct app *app;
 	struct stream_table streams;	/* token -> open streams */
 	size_t reserved;	/* reservations not yet started */
-	struct stream **slots;	/* schedule: nslots lists */
-	uint32_t *slot_n;
-	int nslots, cur;
+	struct wheel wheel;	/* the schedule */
 	struct event *timer;
 	struct bqueue *queues;
 	size_t nqueues;
@@ -93,82 +92,6 @@ bq_learn(struct bqueue *q, const struct facts *f)
 	q->waiting = f->waiting;
 }
 
-/* ---- the schedule ------------------------------------------------------ */
-
-/*
- * The least loaded slot between half an interval and a whole one ahead:
- * the next status comes within one push interval, and a burst of new
- * streams spreads over the slots instead of landing in one.
- */
-static int
-slot_pick(const struct broadcast *b)
-{
-	int best = -1;
-
-	for (int k = b->nslots / 2; k <= b->nslots; k++) {
-		int s = (b->cur + k - 1) % b->nslots;
-
-		if (best == -1 || b->slot_n[s] < b->slot_n[best])
-			best = s;
-	}
-	return best;
-}
-
-static void
-slot_put(struct broadcast *b, struct stream *st, int s)
-{
-	st->slot = (uint16_t)s;
-	st->prev = NULL;
-	st->next = b->slots[s];
-	if (st->next)
-		st->next->prev = st;
-	b->slots[s] = st;
-	b->slot_n[s]++;
-}
-
-static void
-slot_remove(struct broadcast *b, struct stream *st)
-{
-	if (st->prev)
-		st->prev->next = st->next;
-	else
-		b->slots[st->slot] = st->next;
-	if (st->next)
-		st->next->prev = st->prev;
-	b->slot_n[st->slot]--;
-}
-
-/*
- * A wheel of n slots (push_interval changed at a reload): every stream
- * moves to the same fraction of the turn, so they stay spread out.
- */
-static int
-wheel_resize(struct broadcast *b, int n)
-{
-	struct stream **old = b->slots, *st, *next;
-	uint32_t *old_n = b->slot_n;
-	int oldn = b->nslots;
-
-	b->slots = calloc((size_t)n, sizeof *b->slots);
-	b->slot_n = calloc((size_t)n, sizeof *b->slot_n);
-	if (b->slots == NULL || b->slot_n == NULL) {
-		free(b->slots);
-		free(b->slot_n);
-		b->slots = old, b->slot_n = old_n;
-		return -1;
-	}
-	b->nslots = n;
-	for (int s = 0; s < oldn; s++)
-		for (st = old[s]; st; st = next) {
-			next = st->next;
-			slot_put(b, st, (int)((long)s * n / oldn));
-		}
-	b->cur = (int)((long)b->cur * n / oldn);
-	free(old);
-	free(old_n);
-	return 0;
-}
-
 /* ---- one stream ----------------------------------------------------- */
 
 enum close_how { CLOSE_END, CLOSE_ABORT, CLOSE_GONE };
@@ -186,7 +109,7 @@ stream_close(struct broadcast *b, struct stream *st, const char *reason,
 	    b->queues[st->queue].name, log_tok(tok, short_tok), reason);
 	metrics_stream_close(reason);
 	stream_table_remove(&b->streams, st);
-	slot_remove(b, st);
+	wheel_remove(&b->wheel, st);
 	ipcount_release(b->ips, st->ip);
 	b->queues[st->queue].streams--;
 	st->closed = 1;
@@ -410,7 +333,7 @@ broadcast_visit(struct broadcast *b, int s)
 	size_t nopen = 0;
 	struct stream *st, *next;
 
-	for (st = b->slots[s]; st; st = next) {
+	for (st = b->wheel.slots[s]; st; st = next) {
 		struct batch *bt;
 
 		next = st->next;
@@ -444,16 +367,15 @@ static void
 broadcast_tick(evutil_socket_t fd, short what, void *arg)
 {
 	struct broadcast *b = arg;
-	int s = b->cur;
+	int s = wheel_turn(&b->wheel);
 
-	b->cur = (b->cur + 1) % b->nslots;
-	if (b->slots[s] == NULL)
+	if (b->wheel.slots[s] == NULL)
 		return;
 	if (!store_is_ready(b->app->store)) {
 		uint32_t now = sse_now();
 		struct stream *st, *next;
 
-		for (st = b->slots[s]; st; st = next) {
+		for (st = b->wheel.slots[s]; st; st = next) {
 			next = st->next;
 			stream_keepalive(b, st, now);
 		}
@@ -572,7 +494,7 @@ broadcast_start(struct broadcast *b, struct evhttp_request *req,
 	sse_open(st, req, c->push_interval * 1000, b->timeout,
 	    stream_on_close);
 	stream_table_put(&b->streams, st);
-	slot_put(b, st, slot_pick(b));
+	wheel_put(&b->wheel, st, wheel_pick(&b->wheel));
 	b->queues[q].streams++;
 	stream_status(b, st, f, f->n, 1);
 }
@@ -645,15 +567,15 @@ broadcast_reload(struct broadcast *b)
 	int n = (int)(c->push_interval * 1000 / BROADCAST_SLOT_MS);
 
 	broadcast_set_limits(b);
-	if (n != b->nslots && wheel_resize(b, n) == -1)
+	if (n != b->wheel.nslots && wheel_resize(&b->wheel, n) == -1)
 		log_error("event=reload_failed error=\"out of memory\" "
 		    "msg=\"push_interval stays %d ms\"",
-		    b->nslots * BROADCAST_SLOT_MS);
+		    b->wheel.nslots * BROADCAST_SLOT_MS);
 	if (stream_timeout(c) == b->timeout)
 		return;
 	b->timeout = stream_timeout(c);
-	for (int s = 0; s < b->nslots; s++)
-		for (struct stream *st = b->slots[s]; st; st = st->next)
+	for (int s = 0; s < b->wheel.nslots; s++)
+		for (struct stream *st = b->wheel.slots[s]; st; st = st->next)
 			sse_set_timeout(st, b->timeout);
 }
 
@@ -668,14 +590,12 @@ broadcast_new(struct app *app, char *err, size_t errlen)
 	if (b == NULL)
 		goto oom;
 	b->app = app;
-	b->nslots = (int)(c->push_interval * 1000 / BROADCAST_SLOT_MS);
 	b->timeout = stream_timeout(c);
 	broadcast_set_limits(b);
-	b->slots = calloc(b->nslots, sizeof *b->slots);
-	b->slot_n = calloc(b->nslots, sizeof *b->slot_n);
 	b->ips = ipcount_new();
 	b->timer = event_new(app->base, -1, EV_PERSIST, broadcast_tick, b);
-	if (stream_table_init(&b->streams) == -1 || !b->slots || !b->slot_n ||
+	if (stream_table_init(&b->streams) == -1 || wheel_init(&b->wheel,
+	    (int)(c->push_interval * 1000 / BROADCAST_SLOT_MS)) == -1 ||
 	    !b->ips || !b->timer)
 		goto oom;
 	snprintf(pattern, sizeof pattern, "%s:{*}:events", c->key_prefix);
@@ -708,8 +628,7 @@ broadcast_free(struct broadcast *b)
 		event_free(b->timer);
 	ipcount_free(b->ips);
 	stream_table_free(&b->streams);
-	free(b->slots);
-	free(b->slot_n);
+	wheel_free(&b->wheel);
 	free(b->queues);
 	if (the_broadcast == b)
 		the_broadcast = NULL;
