@@ -8,16 +8,14 @@
  * to use and to conf_free. The keys of queue scope only are the queue's
  * shared configuration (its Redis hash); page_template is local to a host.
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "clientaddr.h"
 #include "conf.h"
+#include "conf_check.h"
 #include "keys.h"
 #include "log.h"
 #include "msg.h"
@@ -27,10 +25,6 @@ enum { SC_GLOBAL = 1, SC_QUEUE = 2, SC_BOTH = 3 };
 enum key_type { T_INT, T_STR, T_ENUM, T_LEVEL };
 
 #define CONF_FILE_MAX (1024 * 1024)
-#define CONF_TEXT_MAX 4096
-#define CONF_REDIRECT_MAX 2048
-#define CONF_COOKIE_MAX 64
-#define UNIX_PATH_MAX 108	/* sun_path of struct sockaddr_un on Linux */
 
 struct conf_key {
 	const char *name;
@@ -49,194 +43,19 @@ static const char *const mode_names[] = { "rate", "capacity", NULL };
 static const char *const state_names[] = { "open", "paused", "closed", NULL };
 static const char *const bool_names[] = { "no", "yes", NULL };
 
-/* Strictly decimal: 0 ok, -1 not an integer, -2 too large for a long. */
-static int
-parse_long(const char *s, long *out)
-{
-	int neg = s[0] == '-';
-	const char *p = s + neg;
-	long v = 0;
-
-	if (*p == '\0' || strspn(p, "0123456789") != strlen(p))
-		return -1;
-	for (; *p != '\0'; p++) {
-		if (v > (LONG_MAX - (*p - '0')) / 10)
-			return -2;
-		v = v * 10 + (*p - '0');
-	}
-	*out = neg ? -v : v;
-	return 0;
-}
-
-/* Port 0..65535, decimal digits only; -1 when malformed. */
-static int
-port_parse(const char *s)
-{
-	long n;
-
-	if (s[0] == '-' || strlen(s) > 5 || parse_long(s, &n) != 0 ||
-	    n > 65535)
-		return -1;
-	return (int)n;
-}
-
-static int
-is_ipv4(const char *s)
-{
-	struct in_addr a;
-
-	return inet_pton(AF_INET, s, &a) == 1;
-}
-
-/* An IPv6 address when it was in brackets, else IPv4 or a DNS name. */
-static int
-host_ok(const char *host, int bracketed)
-{
-	struct in6_addr a6;
-	size_t n = strlen(host);
-
-	if (bracketed)
-		return inet_pton(AF_INET6, host, &a6) == 1;
-	if (strspn(host, "0123456789.") == n)
-		return is_ipv4(host);
-	return n <= 253 && host[0] != '.' && host[0] != '-' &&
-	    strstr(host, "..") == NULL &&
-	    strspn(host, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789-.") == n;
-}
-
-/* Some text without control characters. */
-static int
-check_text(const char *v)
-{
-	size_t n = strlen(v);
-
-	if (n == 0 || n > CONF_TEXT_MAX)
-		return 0;
-	for (; *v != '\0'; v++)
-		if ((unsigned char)*v < 0x20 || *v == 0x7f)
-			return 0;
-	return 1;
-}
-
-/* unix:/path */
-static int
-addr_unix(const char *path, char *host, size_t hostlen, int *port)
-{
-	size_t n = strlen(path);
-
-	if (path[0] != '/' || n >= UNIX_PATH_MAX || n >= hostlen ||
-	    !check_text(path))
-		return -1;
-	memcpy(host, path, n + 1);
-	*port = -1;
-	return 0;
-}
-
-int
-conf_addr_split(const char *addr, char *host, size_t hostlen, int *port)
-{
-	int bracketed = addr[0] == '[';
-	const char *h = addr + bracketed, *colon;
-	size_t n;
-
-	if (strncmp(addr, "unix:", 5) == 0)
-		return addr_unix(addr + 5, host, hostlen, port);
-	if (bracketed && (colon = strchr(h, ']')) != NULL)
-		colon++;
-	else if (!bracketed)
-		colon = strrchr(addr, ':');
-	else
-		return -1;
-	if (colon == NULL || *colon != ':')
-		return -1;
-	n = (size_t)(colon - h) - (size_t)bracketed;
-	if (n == 0 || n >= hostlen || (*port = port_parse(colon + 1)) < 0)
-		return -1;
-	memcpy(host, h, n);
-	host[n] = '\0';
-	return host_ok(host, bracketed) ? 0 : -1;
-}
-
-static int
-check_listen(const char *v)
-{
-	char host[CONF_ADDR_MAX];
-	int port;
-
-	if (conf_addr_split(v, host, sizeof host, &port) != 0 || port < 0)
-		return 0;
-	return v[0] == '[' || strcmp(host, "localhost") == 0 || is_ipv4(host);
-}
-
-static int
-check_redis(const char *v)
-{
-	char host[CONF_ADDR_MAX];
-	int port;
-
-	return conf_addr_split(v, host, sizeof host, &port) == 0 && port != 0;
-}
-
-/* RFC 6265 cookie-name: an RFC 7230 token. */
-static int
-check_cookie(const char *v)
-{
-	size_t n = strlen(v);
-
-	return n >= 1 && n <= CONF_COOKIE_MAX &&
-	    strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789!#$%&'*+-.^_`|~") == n;
-}
-
-/* A cookie Domain attribute: a DNS name, optionally with a leading dot. */
-static int
-check_domain(const char *v)
-{
-	return host_ok(v + (v[0] == '.'), 0) && strchr(v, '.') != NULL &&
-	    strspn(v, "0123456789.") != strlen(v);
-}
-
-static int
-check_proxies(const char *v)
-{
-	return check_text(v) && netlist_valid(v);
-}
-
-static int
-check_redirect(const char *v)
-{
-	size_t n = strlen(v), min;	/* the scheme and one byte more */
-
-	if (strncmp(v, "https://", 8) == 0)
-		min = 9;
-	else if (strncmp(v, "http://", 7) == 0)
-		min = 8;
-	else if (v[0] == '/')
-		min = 1;
-	else
-		return 0;
-	if (n < min || n > CONF_REDIRECT_MAX)
-		return 0;
-	for (; *v != '\0'; v++)
-		if ((unsigned char)*v <= 0x20 || *v == 0x7f)
-			return 0;
-	return 1;
-}
-
 #define G(f) .goff = offsetof(struct conf, f)
 #define Q(f) .qoff = offsetof(struct queue_conf, f)
 #define INT(lo, hi) .type = T_INT, .min = (lo), .max = (hi)
 #define STR(fn, acc) .type = T_STR, .check = (fn), .accepted = (acc)
 #define ENUM(list) .type = T_ENUM, .names = (list)
-#define PATH STR(check_text, "a file path")
+#define PATH STR(conf_check_text, "a file path")
 
 static const struct conf_key conf_keys[] = {
 	{ "listen", SC_GLOBAL, G(listen), .def = "127.0.0.1:8080",
-	  STR(check_listen, "host:port, host an IPv4 address, localhost or "
+	  STR(conf_check_listen, "host:port, host an IPv4 address, localhost or "
 	  "[IPv6], port 0 to 65535") },
 	{ "redis", SC_GLOBAL, G(redis), .def = "127.0.0.1:6379",
-	  STR(check_redis, "host:port with port 1 to 65535, or "
+	  STR(conf_check_redis, "host:port with port 1 to 65535, or "
 	  "unix:/absolute/path") },
 	{ "key_prefix", SC_GLOBAL, G(key_prefix), .def = "wr",
 	  STR(keys_valid_prefix, "1 to 32 of A-Z a-z 0-9 _ . -") },
@@ -250,21 +69,21 @@ static const struct conf_key conf_keys[] = {
 	  INT(0, 1000000) },
 	{ "admin_token_file", SC_GLOBAL, G(admin_token_file), PATH },
 	{ "cors_origins", SC_GLOBAL, G(cors_origins),
-	  STR(check_text, "origins such as https://shop.example, or *") },
+	  STR(conf_check_text, "origins such as https://shop.example, or *") },
 	{ "log_level", SC_GLOBAL, G(log_level), .def = "info",
 	  .type = T_LEVEL },
 	{ "pass_key_file", SC_GLOBAL, G(pass_key_file), PATH },
 	{ "pass_cookie", SC_GLOBAL, G(pass_cookie), .def = "waitroom_pass",
-	  STR(check_cookie, "1 to 64 cookie-name characters: A-Z a-z 0-9 "
+	  STR(conf_check_cookie, "1 to 64 cookie-name characters: A-Z a-z 0-9 "
 	  "and ! # $ % & ' * + - . ^ _ ` | ~") },
 	{ "pass_cookie_secure", SC_GLOBAL, G(pass_cookie_secure), .def = "yes",
 	  ENUM(bool_names) },
 	{ "pass_cookie_domain", SC_GLOBAL, G(pass_cookie_domain),
-	  STR(check_domain, "a domain name such as shop.example") },
+	  STR(conf_check_domain, "a domain name such as shop.example") },
 	{ "join_rate_per_ip", SC_GLOBAL, G(join_rate_per_ip), .def = "0",
 	  INT(0, 1000000) },
 	{ "trusted_proxies", SC_GLOBAL, G(trusted_proxies),
-	  STR(check_proxies, "IPv4 or IPv6 addresses or CIDR blocks "
+	  STR(conf_check_proxies, "IPv4 or IPv6 addresses or CIDR blocks "
 	  "separated by spaces or commas") },
 	{ "max_body", SC_GLOBAL, G(max_body), .def = "4096",
 	  INT(64, 1048576) },
@@ -285,7 +104,7 @@ static const struct conf_key conf_keys[] = {
 	  INT(0, 1000000000) },
 	{ "state", SC_QUEUE, Q(state), .def = "open", ENUM(state_names) },
 	{ "redirect", SC_QUEUE, Q(redirect),
-	  STR(check_redirect, "a URL starting with http://, https:// or /, "
+	  STR(conf_check_redirect, "a URL starting with http://, https:// or /, "
 	  "without spaces or control characters, at most 2048 bytes") },
 	{ "page_template", SC_BOTH, G(page_template), Q(page_template),
 	  PATH },
@@ -369,7 +188,7 @@ set_int(const struct conf_key *k, long *dst, const char *v, const char **why)
 		*dst = 0;
 		return 0;
 	}
-	if ((rc = parse_long(v, &n)) == -1) {
+	if ((rc = conf_parse_long(v, &n)) == -1) {
 		*why = "is not an integer";
 		return -1;
 	}

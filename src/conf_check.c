@@ -1,0 +1,194 @@
+/*
+ * conf_check.c: what a value of waitroom.conf may be, key by key: the
+ * checkers conf.c's key table names, and the parsing of numbers and
+ * addresses they share with the rest of the daemon.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clientaddr.h"
+#include "conf.h"
+#include "conf_check.h"
+
+#define CONF_TEXT_MAX 4096
+#define CONF_REDIRECT_MAX 2048
+#define CONF_COOKIE_MAX 64
+#define UNIX_PATH_MAX 108	/* sun_path of struct sockaddr_un on Linux */
+
+int
+conf_parse_long(const char *s, long *out)
+{
+	int neg = s[0] == '-';
+	const char *p = s + neg;
+	long v = 0;
+
+	if (*p == '\0' || strspn(p, "0123456789") != strlen(p))
+		return -1;
+	for (; *p != '\0'; p++) {
+		if (v > (LONG_MAX - (*p - '0')) / 10)
+			return -2;
+		v = v * 10 + (*p - '0');
+	}
+	*out = neg ? -v : v;
+	return 0;
+}
+
+/* Port 0..65535, decimal digits only; -1 when malformed. */
+static int
+port_parse(const char *s)
+{
+	long n;
+
+	if (s[0] == '-' || strlen(s) > 5 || conf_parse_long(s, &n) != 0 ||
+	    n > 65535)
+		return -1;
+	return (int)n;
+}
+
+static int
+is_ipv4(const char *s)
+{
+	struct in_addr a;
+
+	return inet_pton(AF_INET, s, &a) == 1;
+}
+
+/* An IPv6 address when it was in brackets, else IPv4 or a DNS name. */
+static int
+host_ok(const char *host, int bracketed)
+{
+	struct in6_addr a6;
+	size_t n = strlen(host);
+
+	if (bracketed)
+		return inet_pton(AF_INET6, host, &a6) == 1;
+	if (strspn(host, "0123456789.") == n)
+		return is_ipv4(host);
+	return n <= 253 && host[0] != '.' && host[0] != '-' &&
+	    strstr(host, "..") == NULL &&
+	    strspn(host, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789-.") == n;
+}
+
+/* Some text without control characters. */
+int
+conf_check_text(const char *v)
+{
+	size_t n = strlen(v);
+
+	if (n == 0 || n > CONF_TEXT_MAX)
+		return 0;
+	for (; *v != '\0'; v++)
+		if ((unsigned char)*v < 0x20 || *v == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* unix:/path */
+static int
+addr_unix(const char *path, char *host, size_t hostlen, int *port)
+{
+	size_t n = strlen(path);
+
+	if (path[0] != '/' || n >= UNIX_PATH_MAX || n >= hostlen ||
+	    !conf_check_text(path))
+		return -1;
+	memcpy(host, path, n + 1);
+	*port = -1;
+	return 0;
+}
+
+int
+conf_addr_split(const char *addr, char *host, size_t hostlen, int *port)
+{
+	int bracketed = addr[0] == '[';
+	const char *h = addr + bracketed, *colon;
+	size_t n;
+
+	if (strncmp(addr, "unix:", 5) == 0)
+		return addr_unix(addr + 5, host, hostlen, port);
+	if (bracketed && (colon = strchr(h, ']')) != NULL)
+		colon++;
+	else if (!bracketed)
+		colon = strrchr(addr, ':');
+	else
+		return -1;
+	if (colon == NULL || *colon != ':')
+		return -1;
+	n = (size_t)(colon - h) - (size_t)bracketed;
+	if (n == 0 || n >= hostlen || (*port = port_parse(colon + 1)) < 0)
+		return -1;
+	memcpy(host, h, n);
+	host[n] = '\0';
+	return host_ok(host, bracketed) ? 0 : -1;
+}
+
+int
+conf_check_listen(const char *v)
+{
+	char host[CONF_ADDR_MAX];
+	int port;
+
+	if (conf_addr_split(v, host, sizeof host, &port) != 0 || port < 0)
+		return 0;
+	return v[0] == '[' || strcmp(host, "localhost") == 0 || is_ipv4(host);
+}
+
+int
+conf_check_redis(const char *v)
+{
+	char host[CONF_ADDR_MAX];
+	int port;
+
+	return conf_addr_split(v, host, sizeof host, &port) == 0 && port != 0;
+}
+
+/* RFC 6265 cookie-name: an RFC 7230 token. */
+int
+conf_check_cookie(const char *v)
+{
+	size_t n = strlen(v);
+
+	return n >= 1 && n <= CONF_COOKIE_MAX &&
+	    strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789!#$%&'*+-.^_`|~") == n;
+}
+
+/* A cookie Domain attribute: a DNS name, optionally with a leading dot. */
+int
+conf_check_domain(const char *v)
+{
+	return host_ok(v + (v[0] == '.'), 0) && strchr(v, '.') != NULL &&
+	    strspn(v, "0123456789.") != strlen(v);
+}
+
+int
+conf_check_proxies(const char *v)
+{
+	return conf_check_text(v) && netlist_valid(v);
+}
+
+int
+conf_check_redirect(const char *v)
+{
+	size_t n = strlen(v), min;	/* the scheme and one byte more */
+
+	if (strncmp(v, "https://", 8) == 0)
+		min = 9;
+	else if (strncmp(v, "http://", 7) == 0)
+		min = 8;
+	else if (v[0] == '/')
+		min = 1;
+	else
+		return 0;
+	if (n < min || n > CONF_REDIRECT_MAX)
+		return 0;
+	for (; *v != '\0'; v++)
+		if ((unsigned char)*v <= 0x20 || *v == 0x7f)
+			return 0;
+	return 1;
+}

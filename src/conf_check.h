@@ -1,0 +1,20 @@
+/*
+ * conf_check.h: the checkers of waitroom.conf's values (1 when valid),
+ * named by conf.c's key table, and the strict integer parse it uses.
+ * conf_addr_split, shared with the listener and the store, is in conf.h.
+ */
+#ifndef WR_CONF_CHECK_H
+#define WR_CONF_CHECK_H
+
+/* Strictly decimal: 0 ok, -1 not an integer, -2 too large for a long. */
+int conf_parse_long(const char *s, long *out);
+
+int conf_check_text(const char *v);	/* printable, not too long */
+int conf_check_listen(const char *v);	/* host:port to serve on */
+int conf_check_redis(const char *v);	/* host:port or unix:/path */
+int conf_check_cookie(const char *v);	/* a cookie name */
+int conf_check_domain(const char *v);	/* a cookie domain */
+int conf_check_proxies(const char *v);	/* addresses or CIDR blocks */
+int conf_check_redirect(const char *v);	/* http(s):// URL or /path */
+
+#endif
