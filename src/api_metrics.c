@@ -44,10 +44,8 @@ api_metrics_publish(struct app *app)
 const struct mshare_live *
 api_live_total(struct app *app, struct metrics *m)
 {
-	struct metrics unused;
-
 	api_metrics_publish(app);
-	mshare_total(m ? m : &unused, &total);
+	mshare_total(m, &total);
 	return &total;
 }
 

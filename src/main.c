@@ -500,9 +500,8 @@ workers_status(void *arg)
 {
 	static struct mshare_live live;	/* large: not on the stack */
 	struct run *r = arg;
-	struct metrics m;
 
-	mshare_total(&m, &live);
+	mshare_total(NULL, &live);
 	notify_status("serving workers=%ld queues=%zu streams=%lu",
 	    worker_count(r->conf), r->conf->nqueues, live.streams);
 }

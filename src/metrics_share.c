@@ -123,15 +123,18 @@ mshare_total(struct metrics *m, struct mshare_live *l)
 {
 	static struct mshare_live one;	/* large: not on the stack */
 
-	memset(m, 0, sizeof *m);
+	if (m)
+		memset(m, 0, sizeof *m);
 	memset(l, 0, sizeof *l);
 	if (slots == NULL) {
-		*m = *metrics_get();
+		if (m)
+			*m = *metrics_get();
 		*l = own;
 		return;
 	}
 	for (int i = 0; i < nslots; i++) {
-		add_counts(m, &slots[i].m);
+		if (m)
+			add_counts(m, &slots[i].m);
 		if (read_live(&slots[i], &one))
 			add_live(l, &one);
 	}

@@ -37,7 +37,8 @@ void mshare_unmap(void);
 void mshare_use(int i);
 /* Publish this process's live figures in its slot. */
 void mshare_publish(const struct mshare_live *l);
-/* The sum over every slot (or this process's own figures). */
+/* The sum over every slot (or this process's own figures); m may be
+ * NULL when only the live figures are wanted. */
 void mshare_total(struct metrics *m, struct mshare_live *l);
 /* The streams of queue in l, 0 when it has none. */
 unsigned long mshare_queue_streams(const struct mshare_live *l,

@@ -183,6 +183,9 @@ START_TEST(test_share)
 	ck_assert_uint_eq(mshare_queue_streams(&t, "a"), 4);
 	ck_assert_uint_eq(mshare_queue_streams(&t, "b"), 1);
 	ck_assert_uint_eq(mshare_queue_streams(&t, "c"), 0);
+	memset(&t, 0, sizeof t);
+	mshare_total(NULL, &t);			/* the live figures only */
+	ck_assert_uint_eq(t.streams, 5);
 	/* slot 0 again, as a restarted worker: it counts on */
 	mshare_use(0);
 	metrics_http(ROUTE_HEALTHZ, 200, 0.001);
