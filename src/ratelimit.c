@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 
 #include "clientaddr.h"
+#include "hash.h"
 #include "ratelimit.h"
 
 #define RATELIMIT_SPINS 10000	/* then go on without the lock */
@@ -62,11 +63,7 @@ ratelimit_free(struct ratelimit *r)
 static size_t
 ratelimit_slot(const char *addr)
 {
-	unsigned long h = 2166136261UL;
-
-	for (; *addr; addr++)
-		h = (h ^ (unsigned char)*addr) * 16777619UL;
-	return (size_t)(h % RATELIMIT_SLOTS);
+	return (size_t)(hash_str(HASH_SEED, addr) % RATELIMIT_SLOTS);
 }
 
 /*

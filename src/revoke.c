@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "conf.h"
+#include "hash.h"
 #include "revoke.h"
 
 #define REVOKE_SETS (REVOKE_SLOTS / REVOKE_WAYS)
@@ -31,16 +32,12 @@ revoke_free(struct revoke *r)
 	free(r);
 }
 
-/* FNV-1a over the token (random bits) and the queue. */
+/* The set of token (random bits) in queue. */
 static struct revoke_entry *
 revoke_set(const struct revoke *r, const char *queue, const char *token)
 {
-	unsigned long h = 2166136261UL;
+	unsigned long h = hash_str(hash_str(HASH_SEED, token), queue);
 
-	for (const char *p = token; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619UL;
-	for (const char *p = queue; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619UL;
 	return (struct revoke_entry *)r->e[h % REVOKE_SETS];
 }
 
