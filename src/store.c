@@ -44,7 +44,7 @@ struct call {
 	struct timespec sent;	/* for the latency histogram */
 	int script;		/* lua_script_id, -1 for a plain command */
 	int argc;
-	char **argv;
+	const char **argv;	/* into the call's own block (or static text) */
 	size_t *lens;
 	struct call *prev, *next;
 };
@@ -103,10 +103,6 @@ call_free(struct call *c)
 		c->s->calls = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
-	for (int i = 0; i < c->argc; i++)
-		free(c->argv[i]);
-	free(c->argv);
-	free(c->lens);
 	free(c);
 }
 
@@ -139,53 +135,46 @@ call_timeout(evutil_socket_t fd, short what, void *arg)
 	store_drop(s, "command timeout");
 }
 
+/* One block holds the call, its argument vector and a copy of each one. */
 static struct call *
 call_new(struct store *s, int argc, const char *const *argv,
     const size_t *lens, store_cb *cb, void *arg)
 {
-	struct call *c = calloc(1, sizeof *c);
+	size_t bytes = 0;
+	struct call *c;
+	char *p;
 
+	for (int i = 0; i < argc; i++)
+		bytes += (lens ? lens[i] : strlen(argv[i])) + 1;
+	c = calloc(1, sizeof *c + argc * (sizeof *c->argv + sizeof *c->lens) +
+	    bytes);
 	if (c == NULL)
 		return NULL;
-	c->s = s, c->cb = cb, c->arg = arg, c->script = -1;
-	c->argv = calloc(argc, sizeof *c->argv);
-	c->lens = calloc(argc, sizeof *c->lens);
-	if (c->argv == NULL || c->lens == NULL)
-		goto fail;
-	for (c->argc = 0; c->argc < argc; c->argc++) {
-		size_t n = lens ? lens[c->argc] : strlen(argv[c->argc]);
+	c->s = s, c->cb = cb, c->arg = arg, c->script = -1, c->argc = argc;
+	c->argv = (const char **)(c + 1);
+	c->lens = (size_t *)(c->argv + argc);
+	p = (char *)(c->lens + argc);
+	for (int i = 0; i < argc; i++) {
+		size_t n = lens ? lens[i] : strlen(argv[i]);
 
-		if ((c->argv[c->argc] = malloc(n + 1)) == NULL)
-			goto fail;
-		memcpy(c->argv[c->argc], argv[c->argc], n);
-		c->argv[c->argc][n] = '\0';
-		c->lens[c->argc] = n;
+		memcpy(p, argv[i], n);
+		p[n] = '\0';
+		c->argv[i] = p, c->lens[i] = n;
+		p += n + 1;
 	}
 	evtimer_assign(&c->timer, s->base, call_timeout, c);
 	clock_gettime(CLOCK_MONOTONIC, &c->sent);
 	return c;
-fail:
-	call_free(c);
-	return NULL;
 }
 
 /* Replace argv[0..1] (EVALSHA sha) by EVAL body, for a NOSCRIPT retry. */
-static int
+static void
 call_use_eval(struct call *c)
 {
 	const char *body = lua_scripts[c->script].body;
-	char *verb = strdup("EVAL"), *copy = strdup(body);
 
-	if (verb == NULL || copy == NULL) {
-		free(verb);
-		free(copy);
-		return -1;
-	}
-	free(c->argv[0]);
-	free(c->argv[1]);
-	c->argv[0] = verb, c->lens[0] = 4;
-	c->argv[1] = copy, c->lens[1] = strlen(body);
-	return 0;
+	c->argv[0] = "EVAL", c->lens[0] = 4;
+	c->argv[1] = body, c->lens[1] = strlen(body);
 }
 
 static void call_reply(redisAsyncContext *ac, void *reply, void *priv);
@@ -198,7 +187,7 @@ call_send(struct store *s, struct call *c)
 	    (STORE_CMD_TIMEOUT_MS % 1000) * 1000 };
 
 	if (s->ac == NULL || redisAsyncCommandArgv(s->ac, call_reply, c,
-	    c->argc, (const char **)c->argv, c->lens) != REDIS_OK)
+	    c->argc, c->argv, c->lens) != REDIS_OK)
 		return -1;
 	if (!c->prev && s->calls != c) {
 		c->next = s->calls;
@@ -221,9 +210,9 @@ call_reply(redisAsyncContext *ac, void *reply, void *priv)
 	if (r == NULL)
 		call_answer(c, STORE_UNAVAILABLE, NULL, "disconnected");
 	else if (r->type == REDIS_REPLY_ERROR && c->script >= 0 &&
-	    !c->answered && strncmp(r->str, "NOSCRIPT", 8) == 0 &&
-	    call_use_eval(c) == 0) {
+	    !c->answered && strncmp(r->str, "NOSCRIPT", 8) == 0) {
 		/* The script cache was flushed: run the body once, reload. */
+		call_use_eval(c);
 		log_warn("event=noscript script=%s", lua_scripts[c->script].name);
 		evtimer_del(&c->timer);
 		if (s->loading == 0)
