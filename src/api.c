@@ -25,11 +25,9 @@ api_queue_argv(struct app *app, const char *queue, struct queue_keys *k,
 	argv[6] = k->tick;
 }
 
-static void
-api_call_done(const struct store_result *res, void *arg)
+void
+api_call_answer(struct api_call *c, const struct store_result *res)
 {
-	struct api_call *c = arg;
-
 	if (res->status != STORE_OK && c->fail)
 		c->fail(c);
 	switch (res->status) {
@@ -56,20 +54,27 @@ api_call_done(const struct store_result *res, void *arg)
 	free(c);
 }
 
+static void
+api_call_done(const struct store_result *res, void *arg)
+{
+	api_call_answer(arg, res);
+}
+
+void
+api_call_unavailable(struct api_call *c)
+{
+	struct store_result res = { STORE_UNAVAILABLE, NULL, "not ready" };
+
+	api_call_answer(c, &res);
+}
+
 void
 api_call_run(struct api_call *c, enum lua_script_id script, int nkeys,
     int argc, const char *const *argv)
 {
 	if (store_eval(c->app->store, script, nkeys, argc, argv, NULL,
-	    api_call_done, c) == -1) {
-		if (c->fail)
-			c->fail(c);
-		if (c->answer_error)
-			c->answer_error(c, 503);
-		else
-			http_send_unavailable(c->req);
-		free(c);
-	}
+	    api_call_done, c) == -1)
+		api_call_unavailable(c);
 }
 
 void

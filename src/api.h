@@ -52,6 +52,12 @@ struct api_call {
 	void (*answer_error)(struct api_call *c, int code);
 };
 
+struct store_result;
+/* Answer c from res (c->done when Redis answered, else 503 or 500). Frees c. */
+void api_call_answer(struct api_call *c, const struct store_result *res);
+/* Answer c 503 store_unavailable (or its answer_error). Frees c. */
+void api_call_unavailable(struct api_call *c);
+
 /* The queue's keys in lib.lua's order, into argv[0..API_QUEUE_KEYS-1]. */
 void api_queue_argv(struct app *app, const char *queue, struct queue_keys *k,
     const char *argv[API_QUEUE_KEYS]);

@@ -17,6 +17,7 @@
 
 #include "api.h"
 #include "conf.h"
+#include "joins.h"
 #include "facts.h"
 #include "http.h"
 #include "log.h"
@@ -177,18 +178,12 @@ page_joined(struct api_call *c, const redisReply *r)
 static void
 page_join(struct page_call *p)
 {
-	const char *argv[API_QUEUE_KEYS + 2];
-	struct queue_keys k;
 	uuid_t uu;
 
 	uuid_generate_random(uu);
 	uuid_unparse_lower(uu, p->call.token);
 	p->call.done = page_joined;
-	api_queue_argv(p->call.app, p->call.queue, &k, argv);
-	argv[API_QUEUE_KEYS] = p->call.token;
-	argv[API_QUEUE_KEYS + 1] = "86400";	/* as api_tokens.c's user key */
-	api_call_run(&p->call, LUA_JOIN, API_QUEUE_KEYS, API_QUEUE_KEYS + 2,
-	    argv);
+	joins_add(p->call.app->joins, &p->call, NULL);
 }
 
 /* ?token= and ?lang= of the page's address. */

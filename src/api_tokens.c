@@ -15,11 +15,9 @@
 #include "conf.h"
 #include "facts.h"
 #include "http.h"
+#include "joins.h"
 #include "log.h"
 #include "validate.h"
-
-/* A user key outlives any sane wait; join ignores it once its token left. */
-#define USER_KEY_TTL "86400"
 
 static void
 status_reply(struct api_call *c, const struct facts *f, int code)
@@ -93,13 +91,10 @@ void
 api_join(struct app *app, struct evhttp_request *req,
     const struct route_match *m)
 {
-	const char *argv[API_QUEUE_KEYS + 3], *user;
-	char userkey[KEYS_USER_MAX];
-	struct queue_keys k;
 	struct api_call *c;
+	const char *user;
 	json_t *doc = NULL;
 	uuid_t uu;
-	int nkeys = API_QUEUE_KEYS;
 
 	if (api_join_origin(app, req) == -1 ||
 	    join_body(req, &doc, &user) == -1 || api_join_rate(app, req) == -1)
@@ -108,15 +103,7 @@ api_join(struct app *app, struct evhttp_request *req,
 		goto done;
 	uuid_generate_random(uu);
 	uuid_unparse_lower(uu, c->token);
-	api_queue_argv(app, m->queue, &k, argv);
-	if (user) {
-		keys_user(userkey, sizeof userkey, app->conf->key_prefix,
-		    m->queue, user);
-		argv[nkeys++] = userkey;
-	}
-	argv[nkeys] = c->token;
-	argv[nkeys + 1] = USER_KEY_TTL;
-	api_call_run(c, LUA_JOIN, nkeys, nkeys + 2, argv);
+	joins_add(app->joins, c, user);
 done:
 	json_decref(doc);
 }

@@ -16,6 +16,7 @@ struct passkeys;
 struct revoke;
 struct ratelimit;
 struct netlist;
+struct joins;
 
 struct app {
 	struct event_base *base;
@@ -26,6 +27,7 @@ struct app {
 	    size_t errlen);
 	const void *conf_load_arg;
 	struct store *store;
+	struct joins *joins;		/* joins waiting for the end of a pass */
 	struct http *http;
 	struct admission *admission;
 	struct broadcast *broadcast;

@@ -22,6 +22,7 @@
 #include "conf.h"
 #include "config.h"
 #include "http.h"
+#include "joins.h"
 #include "log.h"
 #include "notify.h"
 #include "reload.h"
@@ -328,7 +329,8 @@ serve(struct app *app, int fd)
 	int rc = 1;
 
 	if ((app->store = store_new(app->base, app->conf->redis, err,
-	    sizeof err)) == NULL || (app->http = http_new(app, fd, err,
+	    sizeof err)) == NULL || (app->joins = joins_new(app)) == NULL ||
+	    (app->http = http_new(app, fd, err,
 	    sizeof err)) == NULL || (app->broadcast = broadcast_new(app, err,
 	    sizeof err)) == NULL) {
 		log_error("event=startup_failed error=\"%s\"", err);
@@ -357,6 +359,7 @@ done:
 		event_free(publisher);
 	/* Answers every call still in flight, while requests can be answered. */
 	store_free(app->store);
+	joins_free(app->joins);
 	broadcast_free(app->broadcast);
 	http_free(app->http);
 	admission_free(app->admission);

@@ -1,0 +1,209 @@
+/*
+ * joins.c: see joins.h. A batch holds at most JOINS_BATCH_MAX joins, so
+ * one script run stays short however many joins one pass brings; a full
+ * batch is sent at once.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/event.h>
+
+#include "api.h"
+#include "conf.h"
+#include "joins.h"
+#include "keys.h"
+#include "log.h"
+#include "store.h"
+
+#define JOINS_BATCH_MAX 64
+/* A user key outlives any sane wait; join ignores it once its token left. */
+#define USER_KEY_TTL "86400"
+
+struct join_batch {
+	char queue[CONF_QUEUE_ID_MAX + 1];
+	int n;
+	struct api_call *calls[JOINS_BATCH_MAX];
+	char *users[JOINS_BATCH_MAX];	/* user keys, NULL for none */
+	struct join_batch *next;
+};
+
+struct joins {
+	struct app *app;
+	struct event *flush;
+	struct join_batch *pending;	/* waiting for the end of the pass */
+};
+
+/* Answer every join of b with res, and free b. */
+static void
+batch_answer(struct join_batch *b, const struct store_result *res)
+{
+	for (int i = 0; i < b->n; i++) {
+		free(b->users[i]);
+		api_call_answer(b->calls[i], res);
+	}
+	free(b);
+}
+
+static void
+batch_done(const struct store_result *res, void *arg)
+{
+	struct join_batch *b = arg;
+	const redisReply *r = res->reply;
+	struct store_result one = { STORE_OK, NULL, NULL };
+
+	if (res->status != STORE_OK) {
+		batch_answer(b, res);
+		return;
+	}
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != (size_t)b->n) {
+		one.status = STORE_ERROR;
+		one.error = "join.lua answered a batch of the wrong size";
+		batch_answer(b, &one);
+		return;
+	}
+	for (int i = 0; i < b->n; i++) {
+		one.reply = r->element[i];
+		api_call_answer(b->calls[i], &one);
+	}
+	free(b);
+}
+
+/*
+ * KEYS: the queue's, then the user keys given; ARGV: the user key's
+ * lifetime, then per join its token and its user key's KEYS index (0:
+ * none). The user keys are copied by the store, so they go now.
+ */
+static void
+batch_send(struct app *app, struct join_batch *b)
+{
+	const char *argv[API_QUEUE_KEYS + 1 + 3 * JOINS_BATCH_MAX];
+	char index[JOINS_BATCH_MAX][12];
+	struct queue_keys k;
+	int nkeys = API_QUEUE_KEYS, argc;
+
+	api_queue_argv(app, b->queue, &k, argv);
+	for (int i = 0; i < b->n; i++)
+		if (b->users[i])
+			argv[nkeys++] = b->users[i];
+	argc = nkeys;
+	argv[argc++] = USER_KEY_TTL;
+	for (int i = 0, u = API_QUEUE_KEYS; i < b->n; i++) {
+		snprintf(index[i], sizeof index[i], "%d", b->users[i] ? ++u : 0);
+		argv[argc++] = b->calls[i]->token;
+		argv[argc++] = index[i];
+	}
+	log_debug("event=join_batch queue=%s joins=%d", b->queue, b->n);
+	if (store_eval(app->store, LUA_JOIN, nkeys, argc, argv, NULL,
+	    batch_done, b) == -1) {
+		struct store_result res = { STORE_UNAVAILABLE, NULL, NULL };
+
+		batch_answer(b, &res);
+		return;
+	}
+	for (int i = 0; i < b->n; i++) {
+		free(b->users[i]);
+		b->users[i] = NULL;
+	}
+}
+
+static void
+joins_flush(evutil_socket_t fd, short what, void *arg)
+{
+	struct joins *j = arg;
+	struct join_batch *b = j->pending, *next;
+
+	(void)fd, (void)what;
+	j->pending = NULL;
+	for (; b; b = next) {
+		next = b->next;
+		if (b->n > 0)
+			batch_send(j->app, b);
+		else
+			free(b);
+	}
+}
+
+struct joins *
+joins_new(struct app *app)
+{
+	struct joins *j = calloc(1, sizeof *j);
+
+	if (j == NULL)
+		return NULL;
+	j->app = app;
+	if ((j->flush = event_new(app->base, -1, 0, joins_flush, j)) == NULL) {
+		free(j);
+		return NULL;
+	}
+	return j;
+}
+
+void
+joins_free(struct joins *j)
+{
+	struct store_result res = { STORE_UNAVAILABLE, NULL, "shutting down" };
+	struct join_batch *b, *next;
+
+	if (j == NULL)
+		return;
+	for (b = j->pending; b; b = next) {
+		next = b->next;
+		batch_answer(b, &res);
+	}
+	event_free(j->flush);
+	free(j);
+}
+
+/* The pending batch of queue with room left; a new one when none. */
+static struct join_batch *
+batch_for(struct joins *j, const char *queue)
+{
+	struct join_batch *b;
+
+	for (b = j->pending; b; b = b->next)
+		if (b->n < JOINS_BATCH_MAX && strcmp(b->queue, queue) == 0)
+			return b;
+	if ((b = calloc(1, sizeof *b)) == NULL)
+		return NULL;
+	snprintf(b->queue, sizeof b->queue, "%s", queue);
+	b->next = j->pending;
+	j->pending = b;
+	return b;
+}
+
+/* Take b out of the pending list and send it. */
+static void
+batch_send_now(struct joins *j, struct join_batch *b)
+{
+	struct join_batch **p;
+
+	for (p = &j->pending; *p != b; p = &(*p)->next)
+		;
+	*p = b->next;
+	batch_send(j->app, b);
+}
+
+void
+joins_add(struct joins *j, struct api_call *c, const char *user)
+{
+	struct join_batch *b = batch_for(j, c->queue);
+	const char *prefix = j->app->conf->key_prefix;
+	char *key = NULL;
+
+	if (b == NULL || (user && ((key = malloc(KEYS_USER_MAX)) == NULL ||
+	    keys_user(key, KEYS_USER_MAX, prefix, c->queue, user) == -1))) {
+		struct store_result res = { STORE_ERROR, NULL,
+		    b ? "no room for the user key" : "out of memory" };
+
+		free(key);
+		api_call_answer(c, &res);
+		return;
+	}
+	b->calls[b->n] = c;
+	b->users[b->n++] = key;
+	if (b->n == JOINS_BATCH_MAX)
+		batch_send_now(j, b);
+	else
+		event_active(j->flush, 0, 0);
+}
