@@ -72,6 +72,8 @@ void
 api_call_run(struct api_call *c, enum lua_script_id script, int nkeys,
     int argc, const char *const *argv)
 {
+	if (!c->stream)
+		http_await(c->req);
 	if (store_eval(c->app->store, script, nkeys, argc, argv, NULL,
 	    api_call_done, c) == -1)
 		api_call_unavailable(c);

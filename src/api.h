@@ -50,6 +50,8 @@ struct api_call {
 	void (*fail)(struct api_call *c);
 	/* Optional: answers instead of the JSON 503 or 500 (an HTML page). */
 	void (*answer_error)(struct api_call *c, int code);
+	/* The answer may be an event stream: no http_await while it waits. */
+	int stream;
 };
 
 struct store_result;

@@ -136,6 +136,7 @@ api_events(struct app *app, struct evhttp_request *req,
 	api_queue_argv(app, m->queue, &k, argv);
 	argv[API_QUEUE_KEYS] = e->call.token;
 	e->call.fail = events_fail;
+	e->call.stream = 1;
 	api_call_run(&e->call, LUA_STATUS, API_QUEUE_KEYS, API_QUEUE_KEYS + 1,
 	    argv);
 }

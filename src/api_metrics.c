@@ -78,7 +78,7 @@ metrics_send(struct app *app, struct evhttp_request *req,
 	    "charset=utf-8");
 	evhttp_add_header(out, "Cache-Control", "no-store");
 	http_observe(req, 200);
-	evhttp_send_reply(req, 200, "OK", buf);
+	http_reply(req, 200, buf);
 	evbuffer_free(buf);
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <event2/buffer.h>
+#include <event2/bufferevent.h>
 #include <event2/keyvalq_struct.h>
 #include <event2/listener.h>
 
@@ -149,7 +150,7 @@ http_send(struct evhttp_request *req, int code, const char *body)
 	    (int)evhttp_request_get_command(req), evhttp_request_get_uri(req),
 	    code);
 	http_observe(req, code);
-	evhttp_send_reply(req, code, http_reason(code), buf);
+	http_reply(req, code, buf);
 	if (buf)
 		evbuffer_free(buf);
 }
@@ -194,6 +195,68 @@ http_send_unavailable(struct evhttp_request *req)
 	    "the queue store is unreachable; try again shortly");
 }
 
+/*
+ * Input a connection may buffer while its request waits for Redis (see
+ * http_await): room for a pipelined request's head, then reading pauses.
+ */
+#define HTTP_AWAIT_INPUT_MAX 16384
+
+/*
+ * evhttp stops reading a connection once it has a request's head, which
+ * takes the socket out of epoll, and puts it back when the answer goes
+ * out: two epoll_ctl calls per request. While the request waits for Redis,
+ * keep reading instead, into the input buffer with no read callback (as
+ * evhttp itself does while it writes), up to a bound: evhttp parses what
+ * came once the answer is out, and a client that hangs up meanwhile is
+ * noticed (evhttp then parts the request from its connection, and the
+ * answer only frees it). http_reply undoes the bound.
+ */
+void
+http_await(struct evhttp_request *req)
+{
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	bufferevent_event_cb eventcb;
+	bufferevent_data_cb writecb;
+	struct bufferevent *bev;
+	void *arg;
+
+	if (evcon == NULL)
+		return;
+	bev = evhttp_connection_get_bufferevent(evcon);
+	bufferevent_getcb(bev, NULL, &writecb, &eventcb, &arg);
+	bufferevent_setcb(bev, NULL, writecb, eventcb, arg);
+	bufferevent_setwatermark(bev, EV_READ, 0, HTTP_AWAIT_INPUT_MAX);
+	bufferevent_enable(bev, EV_READ);
+}
+
+/*
+ * evhttp_send_reply, then write the answer at once rather than wait for the
+ * loop to report the socket writable: for an answer that fits the socket's
+ * buffer, that saves two epoll_ctl calls and a pass of the loop. Once all
+ * of it is out, the bufferevent's write callback (evhttp's "sent") runs as
+ * it would have; a short or failed write leaves the rest to evhttp. After
+ * this, req may be gone.
+ */
+void
+http_reply(struct evhttp_request *req, int code, struct evbuffer *body)
+{
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	struct bufferevent *bev = NULL;
+	struct evbuffer *out;
+
+	if (evcon != NULL) {
+		bev = evhttp_connection_get_bufferevent(evcon);
+		bufferevent_setwatermark(bev, EV_READ, 0, 0);
+	}
+	evhttp_send_reply(req, code, http_reason(code), body);
+	if (bev == NULL)
+		return;
+	out = bufferevent_get_output(bev);
+	if (evbuffer_write(out, bufferevent_getfd(bev)) > 0 &&
+	    evbuffer_get_length(out) == 0)
+		bufferevent_trigger(bev, EV_WRITE, 0);
+}
+
 void
 http_send_empty(struct evhttp_request *req, int code)
 {
@@ -214,7 +277,7 @@ http_send_bytes(struct evhttp_request *req, int code, const char *type,
 	log_debug("event=request method=%d uri=\"%.80s\" status=%d",
 	    (int)evhttp_request_get_command(req), evhttp_request_get_uri(req),
 	    code);
-	evhttp_send_reply(req, code, http_reason(code), buf);
+	http_reply(req, code, buf);
 	if (buf)
 		evbuffer_free(buf);
 }

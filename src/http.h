@@ -25,6 +25,17 @@ void http_stop_accepting(struct http *h);
 
 /* Send body (stolen) as JSON with code. */
 void http_send_json(struct evhttp_request *req, int code, json_t *body);
+/*
+ * evhttp_send_reply with the standard reason, written to the socket at
+ * once when it takes it all. req may be gone afterwards.
+ */
+struct evbuffer;
+void http_reply(struct evhttp_request *req, int code, struct evbuffer *body);
+/*
+ * req now waits for Redis, and is answered with http_reply (never as a
+ * stream): keep reading its connection meanwhile (see http.c).
+ */
+void http_await(struct evhttp_request *req);
 /* {"error":{"code":ecode,"message":...}} with status code. */
 void http_send_error(struct evhttp_request *req, int code, const char *ecode,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));

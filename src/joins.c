@@ -11,6 +11,7 @@
 
 #include "api.h"
 #include "conf.h"
+#include "http.h"
 #include "joins.h"
 #include "keys.h"
 #include "log.h"
@@ -200,6 +201,7 @@ joins_add(struct joins *j, struct api_call *c, const char *user)
 		api_call_answer(c, &res);
 		return;
 	}
+	http_await(c->req);
 	b->calls[b->n] = c;
 	b->users[b->n++] = key;
 	if (b->n == JOINS_BATCH_MAX)

@@ -5,7 +5,9 @@
 # each still gets the answer it would have got alone: the line's cap cuts
 # in at the right join, one user keeps one place, a capacity queue admits
 # exactly its free slots, and other queues' joins in the same pass get
-# their own answers.
+# their own answers. Then requests that wait for a stalled Redis: a
+# pipelined request behind one, a client that hangs up, and one that
+# floods the connection (its input is bounded).
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -30,6 +32,10 @@ active_ttl  = 300
 [queue shut]
 mode        = rate
 state       = closed
+
+[queue slow]
+mode        = rate
+state       = paused
 EOF
 
 start_redis
@@ -116,3 +122,38 @@ codes=$(paste -d ' ' "$WR_TMP/queues.joins" \
 check_eq "$codes" \
     "mix 201 - 4;nosuch 404 queue_not_found 4;shut 409 queue_closed 4;" \
     "joins of three queues together: each queue's joins get its answer"
+
+# ---- while Redis is stalled ------------------------------------------------------
+
+# stalled MS ACTION: burst.py's stalled mode against queue slow.
+stalled() {
+	python3 "$TOP_SRCDIR/tests/integration/burst.py" "$WR_PORT" stalled \
+	    "$REDIS_PORT" "$1" "$2" slow 2>"$WR_TMP/stalled.err"
+}
+
+out=$(stalled 600 pipeline)
+check_eq "$(jq -c .answers <<<"$out")" "[201,200]" \
+    "a request pipelined behind a join waiting for Redis: both answered, in order"
+
+out=$(stalled 600 hangup)
+check_eq "$(jq -c .closed <<<"$out")" true "a client hangs up while its join waits"
+http GET /healthz
+check_status 200 "... and the daemon serves on"
+join slow
+check_status 201 "... and joins on"
+
+hwm() {
+	awk '/^VmHWM:/ { print $2 }' "/proc/$WR_PID/status"
+}
+peak=$(hwm)
+out=$(stalled 1500 flood)
+grew=$(($(hwm) - peak))
+diag "flood: $(jq -r .sent <<<"$out") bytes sent while the join waited;" \
+    "peak RSS grew $grew kB"
+check_eq "$(jq -c '.answers[0]' <<<"$out")" 201 \
+    "a client floods the connection while its join waits: the join is answered"
+check "... and the daemon did not buffer the flood (peak RSS +$grew kB)" \
+    test "$grew" -lt 16384
+http GET /healthz
+check_status 200 "... and the daemon serves on"
+

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""burst.py: requests that must reach waitroomd at the same moment.
-Every wait is bounded; prints JSON.
+"""burst.py: requests that must reach waitroomd at the same moment, or
+while Redis is stalled. Every wait is bounded; prints JSON.
 
   burst.py PORT joins FILE SENT
       FILE holds one join per line: QUEUE [USER]. Opens one connection per
@@ -9,12 +9,25 @@ Every wait is bounded; prints JSON.
       first and lets it go on once SENT exists: the joins then land in one
       pass of its loop.) Prints a list, in FILE's order, of {"status":
       code, "body": parsed JSON or null}.
+  burst.py PORT stalled RPORT MS ACTION QUEUE
+      Stalls Redis (on RPORT) for MS milliseconds with a busy script, and
+      meanwhile sends a join for QUEUE, then after 150 ms:
+        pipeline  a GET /healthz on the same connection; prints
+                  {"answers": [status, ...]} in the order they came
+        hangup    nothing: closes the connection; prints {"closed": true}
+        flood     pipelined GET /healthz, as fast as the daemon takes
+                  them (at most FLOOD_MAX bytes), until 100 ms before
+                  the stall ends; prints {"sent": bytes, "answers":
+                  [the first two statuses]}
 """
 import asyncio
 import json
+import socket
 import sys
+import time
 
 TIMEOUT = 30
+FLOOD_MAX = 128 << 20   # bytes
 
 
 def join_request(queue, user=None):
@@ -60,10 +73,91 @@ async def joins(port, path, sent):
     return out
 
 
+def stall_redis(rport, ms):
+    """Start a script that keeps Redis busy for ms; returns its socket."""
+    script = ("local t = redis.call('TIME') "
+              "local stop = t[1] * 1000000 + t[2] + %d * 1000 "
+              "repeat t = redis.call('TIME') "
+              "until t[1] * 1000000 + t[2] >= stop return 1" % ms)
+    r = socket.create_connection(("127.0.0.1", rport), TIMEOUT)
+    r.sendall(("*3\r\n$4\r\nEVAL\r\n$%d\r\n%s\r\n$1\r\n0\r\n"
+               % (len(script), script)).encode())
+    time.sleep(0.05)    # let Redis start it before the join
+    return r
+
+
+def flood(s, until):
+    """Pipelined GET /healthz as fast as s takes them, until the deadline
+    or FLOOD_MAX bytes; returns the bytes sent."""
+    sent, chunk = 0, b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n" * 1024
+    s.setblocking(False)
+    while time.monotonic() < until and sent < FLOOD_MAX:
+        try:
+            sent += s.send(chunk)
+        except BlockingIOError:
+            time.sleep(0.002)
+    s.settimeout(TIMEOUT)
+    return sent
+
+
+def answer(s, buf):
+    """(status, rest of buf) of the next answer on s; None at EOF."""
+    while b"\r\n\r\n" not in buf:
+        data = s.recv(65536)
+        if not data:
+            return None, buf
+        buf += data
+    head, _, buf = buf.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    length = 0
+    for line in lines[1:]:
+        k, _, v = line.partition(":")
+        if k.strip().lower() == "content-length":
+            length = int(v.strip())
+    while len(buf) < length:
+        data = s.recv(65536)
+        if not data:
+            return None, buf
+        buf += data
+    return int(lines[0].split(" ")[1]), buf[length:]
+
+
+def stalled(port, rport, ms, action, queue):
+    end = time.monotonic() + ms / 1000
+    r = stall_redis(rport, ms)
+    s = socket.create_connection(("127.0.0.1", port), TIMEOUT)
+    s.sendall(join_request(queue))
+    time.sleep(0.15)
+    out = {}
+    if action == "hangup":
+        s.close()
+        out["closed"] = True
+    else:
+        if action == "pipeline":
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+        else:
+            out["sent"] = flood(s, end - 0.1)
+        answers, buf = [], b""
+        for _ in range(2):
+            status, buf = answer(s, buf)
+            if status is None:
+                break
+            answers.append(status)
+        out["answers"] = answers
+        s.close()
+    r.settimeout(TIMEOUT)
+    r.recv(64)
+    r.close()
+    return out
+
+
 async def main():
     port, mode = int(sys.argv[1]), sys.argv[2]
     if mode == "joins":
         out = await joins(port, sys.argv[3], sys.argv[4])
+    elif mode == "stalled":
+        out = stalled(port, int(sys.argv[3]), int(sys.argv[4]),
+                      sys.argv[5], sys.argv[6])
     else:
         sys.exit("burst.py: unknown mode " + mode)
     print(json.dumps(out))
