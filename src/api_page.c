@@ -157,19 +157,18 @@ page_status_done(struct api_call *c, const redisReply *r)
 }
 
 static void
-page_joined(struct api_call *c, const redisReply *r)
+page_joined(struct api_call *c, const struct facts *f)
 {
 	struct page_call *p = (struct page_call *)c;
 	char loc[CONF_QUEUE_ID_MAX + 80];
-	struct facts f;
 
-	if (facts_parse(r, &f) == -1 || (strcmp(f.result, "new") != 0 &&
-	    strcmp(f.result, "existing") != 0)) {
-		page_result(p, f.result);
+	if (strcmp(f->result, "new") != 0 &&
+	    strcmp(f->result, "existing") != 0) {
+		page_result(p, f->result);
 		return;
 	}
 	snprintf(loc, sizeof loc, "/q/%s?token=%s&lang=%s", c->queue,
-	    f.token, lang_code(p->lang));
+	    f->token, lang_code(p->lang));
 	evhttp_add_header(evhttp_request_get_output_headers(c->req),
 	    "Location", loc);
 	http_send_html(c->req, 303, "", 0);
@@ -182,8 +181,7 @@ page_join(struct page_call *p)
 
 	uuid_generate_random(uu);
 	uuid_unparse_lower(uu, p->call.token);
-	p->call.done = page_joined;
-	joins_add(p->call.app->joins, &p->call, NULL);
+	joins_add(p->call.app->joins, &p->call, NULL, page_joined);
 }
 
 /* ?token= and ?lang= of the page's address. */

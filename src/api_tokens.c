@@ -32,24 +32,23 @@ status_reply(struct api_call *c, const struct facts *f, int code)
 }
 
 static void
-join_done(struct api_call *c, const redisReply *r)
+join_done(struct api_call *c, const struct facts *f)
 {
-	struct facts f;
 	char tok[9];
 
-	if (facts_parse(r, &f) == -1 || (strcmp(f.result, "new") != 0 &&
-	    strcmp(f.result, "existing") != 0)) {
-		api_reply_result(c, f.result);
+	if (strcmp(f->result, "new") != 0 &&
+	    strcmp(f->result, "existing") != 0) {
+		api_reply_result(c, f->result);
 		return;
 	}
-	if (strcmp(f.status, "active") == 0)
+	if (strcmp(f->status, "active") == 0)
 		log_debug("event=join queue=%s token=%s result=%s status=active",
-		    c->queue, log_tok(f.token, tok), f.result);
+		    c->queue, log_tok(f->token, tok), f->result);
 	else
 		log_debug("event=join queue=%s token=%s result=%s "
-		    "position=%lld", c->queue, log_tok(f.token, tok), f.result,
-		    f.n + 1);
-	status_reply(c, &f, strcmp(f.result, "new") == 0 ? 201 : 200);
+		    "position=%lld", c->queue, log_tok(f->token, tok),
+		    f->result, f->n + 1);
+	status_reply(c, f, strcmp(f->result, "new") == 0 ? 201 : 200);
 }
 
 /*
@@ -99,11 +98,11 @@ api_join(struct app *app, struct evhttp_request *req,
 	if (api_join_origin(app, req) == -1 ||
 	    join_body(req, &doc, &user) == -1 || api_join_rate(app, req) == -1)
 		goto done;
-	if ((c = api_call_new(app, req, m->queue, join_done)) == NULL)
+	if ((c = api_call_new(app, req, m->queue, NULL)) == NULL)
 		goto done;
 	uuid_generate_random(uu);
 	uuid_unparse_lower(uu, c->token);
-	joins_add(app->joins, c, user);
+	joins_add(app->joins, c, user, join_done);
 done:
 	json_decref(doc);
 }

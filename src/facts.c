@@ -43,20 +43,24 @@ elem_num(const redisReply *r, int i, long long *out)
 	return end == buf || *end != '\0' ? -1 : 0;
 }
 
+/* The queue's part of the reply, at index F_NOW + off onward. */
 static int
-facts_queue(const redisReply *r, struct queue_facts *q)
+facts_queue(const redisReply *r, int off, struct facts *f)
 {
+	struct queue_facts *q = &f->q;
 	char mode[16], state[16], rate[32];
 	long long v[4];
 
-	if (elem_str(r, F_MODE, mode, sizeof mode) == -1 ||
-	    elem_str(r, F_STATE, state, sizeof state) == -1 ||
-	    elem_str(r, F_RATE, rate, sizeof rate) == -1 ||
-	    elem_num(r, F_NOW, &q->now_ms) == -1 ||
-	    elem_num(r, F_TICK, &q->last_tick_ms) == -1)
+	if (elem_str(r, F_MODE + off, mode, sizeof mode) == -1 ||
+	    elem_str(r, F_STATE + off, state, sizeof state) == -1 ||
+	    elem_str(r, F_RATE + off, rate, sizeof rate) == -1 ||
+	    elem_str(r, F_REDIRECT + off, f->redirect,
+	    sizeof f->redirect) == -1 ||
+	    elem_num(r, F_NOW + off, &q->now_ms) == -1 ||
+	    elem_num(r, F_TICK + off, &q->last_tick_ms) == -1)
 		return -1;
 	for (int i = 0; i < 4; i++)
-		if (elem_num(r, F_BATCH + i, &v[i]) == -1)
+		if (elem_num(r, F_BATCH + off + i, &v[i]) == -1)
 			return -1;
 	q->mode = strcmp(mode, "capacity") == 0 ? MODE_CAPACITY : MODE_RATE;
 	q->state = strcmp(state, "paused") == 0 ? STATE_PAUSED :
@@ -67,23 +71,58 @@ facts_queue(const redisReply *r, struct queue_facts *q)
 	return 0;
 }
 
-int
-facts_parse(const redisReply *r, struct facts *f)
+/*
+ * The token's part: result, then (when r has more than a result and a
+ * word) token, status, n and waiting. 1 when it had them, 0 when not.
+ */
+static int
+facts_token(const redisReply *r, struct facts *f)
 {
-	memset(f, 0, sizeof *f);
 	if (r->type != REDIS_REPLY_ARRAY || r->elements < 1 ||
 	    elem_str(r, F_RESULT, f->result, sizeof f->result) == -1)
 		return -1;
-	if (r->elements < F_COUNT)
+	f->token[0] = f->status[0] = '\0';
+	f->n = f->waiting = 0;
+	if (r->elements <= F_WAITING)
 		return 0;	/* { 'gone' }, { 'left', 'active' }... */
-	if (r->elements < F_COUNT ||
-	    elem_str(r, F_TOKEN, f->token, sizeof f->token) == -1 ||
+	if (elem_str(r, F_TOKEN, f->token, sizeof f->token) == -1 ||
 	    elem_str(r, F_STATUS, f->status, sizeof f->status) == -1 ||
-	    elem_str(r, F_REDIRECT, f->redirect, sizeof f->redirect) == -1 ||
 	    elem_num(r, F_N, &f->n) == -1 ||
 	    elem_num(r, F_WAITING, &f->waiting) == -1)
 		return -1;
-	return facts_queue(r, &f->q);
+	return 1;
+}
+
+int
+facts_parse(const redisReply *r, struct facts *f)
+{
+	int rc;
+
+	memset(f, 0, sizeof *f);
+	if ((rc = facts_token(r, f)) <= 0)
+		return rc;
+	if (r->elements < F_COUNT)
+		return -1;
+	return facts_queue(r, 0, f);
+}
+
+int
+facts_parse_head(const redisReply *r, struct facts *f)
+{
+	memset(f, 0, sizeof *f);
+	if (r->type != REDIS_REPLY_ARRAY)
+		return -1;
+	if (r->elements == 0)
+		return 0;
+	if (r->elements != F_COUNT - F_NOW)
+		return -1;
+	return facts_queue(r, -F_NOW, f);
+}
+
+int
+facts_parse_entry(const redisReply *r, struct facts *f)
+{
+	return facts_token(r, f) == -1 ? -1 : 0;
 }
 
 void

@@ -29,6 +29,16 @@ struct facts {
  */
 int facts_parse(const redisReply *r, struct facts *f);
 
+/*
+ * A reply in two parts, for scripts that answer many tokens at once
+ * (join.lua): the head is the queue's part of the facts (now_ms onward),
+ * or an empty array when there is no queue; each entry is the token's part
+ * (result, token, status, n, waiting, or a result alone). Read the head
+ * into f once, then each entry over a copy of it. -1 when not so shaped.
+ */
+int facts_parse_head(const redisReply *r, struct facts *f);
+int facts_parse_entry(const redisReply *r, struct facts *f);
+
 /* The status object's view of f; borrows from f and queue. */
 void facts_status(const struct facts *f, const char *queue,
     struct token_status *st);

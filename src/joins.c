@@ -11,6 +11,7 @@
 
 #include "api.h"
 #include "conf.h"
+#include "facts.h"
 #include "http.h"
 #include "joins.h"
 #include "keys.h"
@@ -25,6 +26,7 @@ struct join_batch {
 	char queue[CONF_QUEUE_ID_MAX + 1];
 	int n;
 	struct api_call *calls[JOINS_BATCH_MAX];
+	joins_cb *joined[JOINS_BATCH_MAX];
 	char *users[JOINS_BATCH_MAX];	/* user keys, NULL for none */
 	struct join_batch *next;
 };
@@ -51,21 +53,25 @@ batch_done(const struct store_result *res, void *arg)
 {
 	struct join_batch *b = arg;
 	const redisReply *r = res->reply;
-	struct store_result one = { STORE_OK, NULL, NULL };
+	struct store_result bad = { STORE_ERROR, NULL, NULL };
+	struct facts head, f;
 
 	if (res->status != STORE_OK) {
 		batch_answer(b, res);
 		return;
 	}
-	if (r->type != REDIS_REPLY_ARRAY || r->elements != (size_t)b->n) {
-		one.status = STORE_ERROR;
-		one.error = "join.lua answered a batch of the wrong size";
-		batch_answer(b, &one);
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != (size_t)b->n + 1 ||
+	    facts_parse_head(r->element[0], &head) == -1) {
+		bad.error = "join.lua answered a batch of the wrong shape";
+		batch_answer(b, &bad);
 		return;
 	}
 	for (int i = 0; i < b->n; i++) {
-		one.reply = r->element[i];
-		api_call_answer(b->calls[i], &one);
+		f = head;
+		if (facts_parse_entry(r->element[i + 1], &f) == -1)
+			f.result[0] = '\0';	/* answered as unexpected */
+		b->joined[i](b->calls[i], &f);
+		free(b->calls[i]);
 	}
 	free(b);
 }
@@ -186,7 +192,8 @@ batch_send_now(struct joins *j, struct join_batch *b)
 }
 
 void
-joins_add(struct joins *j, struct api_call *c, const char *user)
+joins_add(struct joins *j, struct api_call *c, const char *user,
+    joins_cb *joined)
 {
 	struct join_batch *b = batch_for(j, c->queue);
 	const char *prefix = j->app->conf->key_prefix;
@@ -203,6 +210,7 @@ joins_add(struct joins *j, struct api_call *c, const char *user)
 	}
 	http_await(c->req);
 	b->calls[b->n] = c;
+	b->joined[b->n] = joined;
 	b->users[b->n++] = key;
 	if (b->n == JOINS_BATCH_MAX)
 		batch_send_now(j, b);

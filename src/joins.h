@@ -10,7 +10,15 @@
 #include "app.h"
 
 struct api_call;
+struct facts;
 struct joins;
+
+/*
+ * What a join's answer is made from: f->result is "new" or "existing"
+ * with the token's facts, else "no_queue", "closed", "full", or "" when
+ * Redis answered something unexpected. The call is freed afterwards.
+ */
+typedef void joins_cb(struct api_call *c, const struct facts *f);
 
 struct joins *joins_new(struct app *app);
 /* Answers 503 to every join not yet sent. */
@@ -19,8 +27,10 @@ void joins_free(struct joins *j);
 /*
  * Queue the join c (c->queue, and c->token already drawn) for this pass's
  * batch, with user's key (user NULL: none). Takes c: it is answered later,
- * by c->done with its own entry of the batch's reply, or with 503 or 500.
+ * by joined with its own entry of the batch's reply, or (when Redis did
+ * not answer) as api_call_answer answers.
  */
-void joins_add(struct joins *j, struct api_call *c, const char *user);
+void joins_add(struct joins *j, struct api_call *c, const char *user,
+    joins_cb *joined);
 
 #endif

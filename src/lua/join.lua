@@ -7,20 +7,24 @@
 --   user key (0: no user)
 -- A capacity queue with a free slot and nobody waiting admits the joiner
 -- at once: the entry's status is then 'active'.
--- Reply: one entry per join: facts() with result 'new' or 'existing';
---        or { 'no_queue' } / { 'closed' } / { 'full' }
+-- Reply: { head, entry 1, ..., entry n }, where head is the part of
+-- facts() every join shares (parsed by facts.c):
+--   { now_ms, last_tick_ms, rate, mode, state, batch, interval,
+--     max_active, active_ttl, redirect }, or {} when there is no queue
+-- and each entry is the rest, with result 'new' or 'existing':
+--   { result, token, status, n, waiting }
+-- or { 'no_queue' } / { 'closed' } / { 'full' }.
 local n = (#ARGV - 1) / 2
-local out = {}
+local out = { {} }
 local c = load_conf(KEYS[1])
 if not c then
   for i = 1, n do
-    out[i] = { 'no_queue' }
+    out[i + 1] = { 'no_queue' }
   end
   return out
 end
 local now = now_ms()
 local ttl = tonumber(ARGV[1])
-local tr = tick_rate()
 local waiting = redis.call('ZCARD', KEYS[3])
 local cap = tonumber(c.max_waiting) or 0
 -- Scores for the batch at once: gaps (joins that got no new place) are
@@ -28,14 +32,16 @@ local cap = tonumber(c.max_waiting) or 0
 local seq = redis.call('INCRBY', KEYS[2], n) - n
 local joined = 0
 
-local function existing(userkey)
-  local held = redis.call('GET', userkey)
-  if held then
-    local r = locate(held, now, c, tr)
-    if r then
-      r[1] = 'existing'
-      return r
-    end
+-- The place token holds, or nil when it is gone (see locate()).
+local function existing(token)
+  local rank = redis.call('ZRANK', KEYS[3], token)
+  if rank then
+    redis.call('ZADD', KEYS[5], now, token)
+    return { 'existing', token, 'waiting', rank, waiting }
+  end
+  local expiry = tonumber(redis.call('ZSCORE', KEYS[4], token))
+  if expiry and expiry > now then
+    return { 'existing', token, 'active', expiry, waiting }
   end
   return nil
 end
@@ -46,11 +52,12 @@ local function admit_now(token)
   redis.call('HINCRBY', KEYS[6], 'admitted', 1)
   redis.call('HINCRBY', KEYS[6], 'rate_n', 1)
   count_admitted(KEYS[6], 1, now)
-  return facts('new', token, 'active', expiry, now, c, 0, tr)
+  return { 'new', token, 'active', expiry, 0 }
 end
 
 local function join_one(i, token, userkey)
-  local r = userkey and existing(userkey)
+  local held = userkey and redis.call('GET', userkey)
+  local r = held and existing(held)
   if r then
     return r
   end
@@ -71,14 +78,19 @@ local function join_one(i, token, userkey)
   redis.call('ZADD', KEYS[3], seq + i, token)
   redis.call('ZADD', KEYS[5], now, token)
   waiting = waiting + 1
-  return facts('new', token, 'waiting', waiting - 1, now, c, waiting, tr)
+  return { 'new', token, 'waiting', waiting - 1, waiting }
 end
 
 for i = 1, n do
   local k = tonumber(ARGV[2 * i + 1])
-  out[i] = join_one(i, ARGV[2 * i], k > 0 and KEYS[k] or nil)
+  out[i + 1] = join_one(i, ARGV[2 * i], k > 0 and KEYS[k] or nil)
 end
 if joined > 0 then
   redis.call('HINCRBY', KEYS[6], 'joined', joined)
 end
+-- The head last: the tick and rate as they stand after the batch.
+out[1] = { now, tonumber(redis.call('GET', KEYS[7]) or '0'),
+  redis.call('HGET', KEYS[6], 'rate') or '0', c.mode or 'rate',
+  c.state or 'open', c.batch or '0', c.interval or '0',
+  c.max_active or '0', c.active_ttl or '0', c.redirect or '' }
 return out

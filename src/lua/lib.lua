@@ -31,38 +31,32 @@ local function active_count(now)
   return redis.call('ZCOUNT', KEYS[4], '(' .. now, '+inf')
 end
 
--- The queue's last tick and admission rate, for facts(): a script that
--- answers many tokens reads them once.
-local function tick_rate()
-  return { tonumber(redis.call('GET', KEYS[7]) or '0'),
-    redis.call('HGET', KEYS[6], 'rate') or '0' }
-end
-
 -- The reply every status-like script shares (parsed by facts.c):
 -- { result, token, status, n, waiting, now_ms, last_tick_ms, rate,
 --   mode, state, batch, interval, max_active, active_ttl, redirect }
 -- n is the 0-based rank when waiting, the expiry in ms when active, and
 -- the number of active sessions for a queue summary. waiting, when the
--- caller knows it, saves counting the line again; so does tr, tick_rate().
-local function facts(result, token, status, n, now, c, waiting, tr)
-  tr = tr or tick_rate()
+-- caller knows it, saves counting the line again.
+local function facts(result, token, status, n, now, c, waiting)
+  local tick = redis.call('GET', KEYS[7]) or '0'
+  local rate = redis.call('HGET', KEYS[6], 'rate') or '0'
   waiting = waiting or redis.call('ZCARD', KEYS[3])
   return { result, token, status, n, waiting, now,
-    tr[1], tr[2], c.mode or 'rate', c.state or 'open',
+    tonumber(tick), rate, c.mode or 'rate', c.state or 'open',
     c.batch or '0', c.interval or '0', c.max_active or '0',
     c.active_ttl or '0', c.redirect or '' }
 end
 
 -- Where token stands: waiting (marked seen), active, or nil when gone.
-local function locate(token, now, c, tr)
+local function locate(token, now, c)
   local rank = redis.call('ZRANK', KEYS[3], token)
   if rank then
     redis.call('ZADD', KEYS[5], now, token)
-    return facts('ok', token, 'waiting', rank, now, c, nil, tr)
+    return facts('ok', token, 'waiting', rank, now, c)
   end
   local expiry = tonumber(redis.call('ZSCORE', KEYS[4], token))
   if expiry and expiry > now then
-    return facts('ok', token, 'active', expiry, now, c, nil, tr)
+    return facts('ok', token, 'active', expiry, now, c)
   end
   return nil
 end

@@ -1,0 +1,156 @@
+/*
+ * check_facts.c: reading lib.lua's facts() reply, whole (status.lua) or
+ * as join.lua's head and entries.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+#include "facts.h"
+#include "unit.h"
+
+/* Replies built by hand, as hiredis would: strings, integers, arrays. */
+static redisReply pool[64];
+static redisReply *kids[64];
+static int used, kids_used;
+
+static redisReply *
+str(const char *s)
+{
+	redisReply *r = &pool[used++];
+
+	r->type = REDIS_REPLY_STRING;
+	r->str = (char *)s;
+	r->len = strlen(s);
+	return r;
+}
+
+static redisReply *
+num(long long v)
+{
+	redisReply *r = &pool[used++];
+
+	r->type = REDIS_REPLY_INTEGER;
+	r->integer = v;
+	return r;
+}
+
+/* An array of n replies. */
+static redisReply *
+arr(int n, ...)
+{
+	redisReply *r = &pool[used++];
+	va_list ap;
+
+	r->type = REDIS_REPLY_ARRAY;
+	r->elements = (size_t)n;
+	r->element = &kids[kids_used];
+	va_start(ap, n);
+	for (int i = 0; i < n; i++)
+		kids[kids_used++] = va_arg(ap, redisReply *);
+	va_end(ap);
+	return r;
+}
+
+static void
+reset(void)
+{
+	memset(pool, 0, sizeof pool);
+	used = kids_used = 0;
+}
+
+/* The queue's part: now, tick, rate, mode, state, batch, interval,
+ * max_active, active_ttl, redirect. */
+#define HEAD_PART \
+	num(1700000000123), num(1700000000000), str("2.5"), str("rate"), \
+	str("paused"), str("10"), str("5"), str("0"), str("300"), \
+	str("https://shop.example/")
+
+START_TEST(test_whole)
+{
+	struct facts f;
+
+	reset();
+	ck_assert_int_eq(facts_parse(arr(15, str("ok"), str("t-1"),
+	    str("waiting"), num(41), num(100), HEAD_PART), &f), 0);
+	ck_assert_str_eq(f.result, "ok");
+	ck_assert_str_eq(f.token, "t-1");
+	ck_assert_str_eq(f.status, "waiting");
+	ck_assert_int_eq(f.n, 41);
+	ck_assert_int_eq(f.waiting, 100);
+	ck_assert_int_eq(f.q.now_ms, 1700000000123);
+	ck_assert_int_eq(f.q.state, STATE_PAUSED);
+	ck_assert_int_eq(f.q.batch, 10);
+	ck_assert_str_eq(f.redirect, "https://shop.example/");
+	ck_assert_int_eq(facts_parse(arr(1, str("gone")), &f), 0);
+	ck_assert_str_eq(f.result, "gone");
+	ck_assert_int_eq(facts_parse(arr(0), &f), -1);
+	ck_assert_int_eq(facts_parse(arr(14, str("ok"), str("t-1"),
+	    str("waiting"), num(41), num(100), num(1), num(2), str("2.5"),
+	    str("rate"), str("open"), str("1"), str("1"), str("0"),
+	    str("300")), &f), -1);		/* one short */
+	ck_assert_int_eq(facts_parse(num(3), &f), -1);
+}
+END_TEST
+
+START_TEST(test_head_and_entries)
+{
+	struct facts head, f;
+
+	reset();
+	ck_assert_int_eq(facts_parse_head(arr(10, HEAD_PART), &head), 0);
+	f = head;
+	ck_assert_int_eq(facts_parse_entry(arr(5, str("new"), str("t-2"),
+	    str("waiting"), num(7), num(8)), &f), 0);
+	ck_assert_str_eq(f.result, "new");
+	ck_assert_str_eq(f.token, "t-2");
+	ck_assert_int_eq(f.n, 7);
+	ck_assert_int_eq(f.waiting, 8);
+	ck_assert_int_eq(f.q.interval, 5);
+	ck_assert_int_eq(f.q.last_tick_ms, 1700000000000);
+	ck_assert_str_eq(f.redirect, "https://shop.example/");
+	/* An entry that is a result alone leaves no token behind. */
+	ck_assert_int_eq(facts_parse_entry(arr(1, str("full")), &f), 0);
+	ck_assert_str_eq(f.result, "full");
+	ck_assert_str_eq(f.token, "");
+	ck_assert_int_eq(facts_parse_entry(arr(3, str("new"), str("t"),
+	    str("waiting")), &f), 0);	/* short: a result */
+	ck_assert_int_eq(facts_parse_entry(arr(5, str("new"), num(1),
+	    str("waiting"), num(7), num(8)), &f), -1);	/* token not text */
+	ck_assert_int_eq(facts_parse_entry(arr(5, str("new"), str("t"),
+	    str("waiting"), str("seven"), num(8)), &f), -1);
+	ck_assert_int_eq(facts_parse_entry(str("new"), &f), -1);
+}
+END_TEST
+
+START_TEST(test_bad_heads)
+{
+	struct facts head;
+
+	reset();
+	/* No queue: an empty head, nothing to read. */
+	ck_assert_int_eq(facts_parse_head(arr(0), &head), 0);
+	ck_assert_int_eq(head.q.now_ms, 0);
+	ck_assert_int_eq(facts_parse_head(arr(9, num(1), num(2), str("1"),
+	    str("rate"), str("open"), str("1"), str("1"), str("0"),
+	    str("300")), &head), -1);
+	ck_assert_int_eq(facts_parse_head(arr(10, num(1), num(2), str("1"),
+	    str("rate"), str("open"), str("x"), str("1"), str("0"),
+	    str("300"), str("")), &head), -1);	/* batch not a number */
+	ck_assert_int_eq(facts_parse_head(str("x"), &head), -1);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("facts");
+	TCase *tc = tcase_create("facts");
+
+	tcase_add_test(tc, test_whole);
+	tcase_add_test(tc, test_head_and_entries);
+	tcase_add_test(tc, test_bad_heads);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}
