@@ -31,10 +31,17 @@ local cap = tonumber(c.max_waiting) or 0
 -- harmless, since only the order of scores counts.
 local seq = redis.call('INCRBY', KEYS[2], n) - n
 local joined = 0
+-- The new places go into the line with one ZADD at the end (and into the
+-- seen set with another); until then, pending[token] is the token's rank.
+local places, seen, pending = {}, {}, {}
 
 -- The place token holds, or nil when it is gone (see locate()).
 local function existing(token)
-  local rank = redis.call('ZRANK', KEYS[3], token)
+  local rank = pending[token]
+  if rank then
+    return { 'existing', token, 'waiting', rank, waiting }
+  end
+  rank = redis.call('ZRANK', KEYS[3], token)
   if rank then
     redis.call('ZADD', KEYS[5], now, token)
     return { 'existing', token, 'waiting', rank, waiting }
@@ -75,8 +82,9 @@ local function join_one(i, token, userkey)
       free_slots(now, c, 1) > 0 then
     return admit_now(token)
   end
-  redis.call('ZADD', KEYS[3], seq + i, token)
-  redis.call('ZADD', KEYS[5], now, token)
+  places[#places + 1], places[#places + 2] = seq + i, token
+  seen[#seen + 1], seen[#seen + 2] = now, token
+  pending[token] = waiting
   waiting = waiting + 1
   return { 'new', token, 'waiting', waiting - 1, waiting }
 end
@@ -84,6 +92,10 @@ end
 for i = 1, n do
   local k = tonumber(ARGV[2 * i + 1])
   out[i + 1] = join_one(i, ARGV[2 * i], k > 0 and KEYS[k] or nil)
+end
+if #places > 0 then
+  redis.call('ZADD', KEYS[3], unpack(places))
+  redis.call('ZADD', KEYS[5], unpack(seen))
 end
 if joined > 0 then
   redis.call('HINCRBY', KEYS[6], 'joined', joined)
