@@ -103,12 +103,19 @@ http_observe(struct evhttp_request *req, int code)
 {
 	const char *v = evhttp_find_header(evhttp_request_get_input_headers(req),
 	    HTTP_STAMP);
+	char *end;
 	long long start;
-	int route;
+	long route;
 
-	if (v == NULL || sscanf(v, "%d %lld", &route, &start) != 2)
+	if (v == NULL)
 		return;
-	metrics_http(route, code, (double)(http_now_us() - start) / 1e6);
+	route = strtol(v, &end, 10);
+	if (end == v || *end != ' ')
+		return;
+	start = strtoll(end + 1, &end, 10);
+	if (*end != '\0')
+		return;
+	metrics_http((int)route, code, (double)(http_now_us() - start) / 1e6);
 }
 
 static const char *
