@@ -129,6 +129,7 @@ joins_flush(evutil_socket_t fd, short what, void *arg)
 		else
 			free(b);
 	}
+	store_flush(j->app->store);
 }
 
 struct joins *

@@ -276,6 +276,13 @@ store_eval(struct store *s, enum lua_script_id id, int nkeys, int argc,
 	return store_send(s, id, argc + 3, full, flens, cb, arg);
 }
 
+void
+store_flush(struct store *s)
+{
+	if (s->ac != NULL && s->connected)
+		redisAsyncHandleWrite(s->ac);
+}
+
 static void
 store_become_ready(struct store *s)
 {

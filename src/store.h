@@ -54,6 +54,14 @@ void store_on_ready(struct store *s, store_ready_cb *cb, void *arg);
 int store_eval(struct store *s, enum lua_script_id id, int nkeys, int argc,
     const char *const *argv, const size_t *lens, store_cb *cb, void *arg);
 
+/*
+ * Write the commands hiredis holds to Redis now, rather than once the loop
+ * next reports the socket writable: a pass of the loop sooner, for callers
+ * that have just queued what requests wait on. Redis failing meanwhile is
+ * handled as always (callbacks answered, reconnection scheduled).
+ */
+void store_flush(struct store *s);
+
 /* A plain command; same rules as store_eval. */
 int store_command(struct store *s, int argc, const char *const *argv,
     const size_t *lens, store_cb *cb, void *arg);
