@@ -18,9 +18,8 @@ while Redis is stalled. Every wait is bounded; prints JSON.
         flood     pipelined GET /healthz, as fast as the daemon takes
                   them (at most FLOOD_MAX bytes), until 100 ms before
                   the stall ends; prints {"sent": bytes, "answers":
-                  [the first two statuses]}
+                  [the first status]}
 """
-import asyncio
 import json
 import socket
 import sys
@@ -37,39 +36,24 @@ def join_request(queue, user=None):
             % (queue, len(body), body)).encode()
 
 
-async def response(reader):
-    """(status, body bytes) of the next answer, or (None, b"") at EOF."""
-    try:
-        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)
-    except asyncio.IncompleteReadError:
-        return None, b""
-    lines = head.decode("latin-1").split("\r\n")
-    length = 0
-    for line in lines[1:]:
-        k, _, v = line.partition(":")
-        if k.strip().lower() == "content-length":
-            length = int(v.strip())
-    body = await asyncio.wait_for(reader.readexactly(length), TIMEOUT)
-    return int(lines[0].split(" ")[1]), body
-
-
-async def joins(port, path, sent):
+def joins(port, path, sent):
     with open(path) as f:
         lines = [l.split() for l in f if l.strip()]
-    conns = [await asyncio.open_connection("127.0.0.1", port) for _ in lines]
-    for (_, w), words in zip(conns, lines):
-        w.write(join_request(words[0], words[1] if len(words) > 1 else None))
-        await w.drain()
+    conns = [socket.create_connection(("127.0.0.1", port), TIMEOUT)
+             for _ in lines]
+    for s, words in zip(conns, lines):
+        s.sendall(join_request(words[0], words[1] if len(words) > 1
+                               else None))
     open(sent, "w").close()
     out = []
-    for r, w in conns:
-        status, body = await response(r)
+    for s in conns:
+        status, body, _ = answer(s)
         try:
             parsed = json.loads(body)
         except ValueError:
             parsed = None
         out.append({"status": status, "body": parsed})
-        w.close()
+        s.close()
     return out
 
 
@@ -100,12 +84,13 @@ def flood(s, until):
     return sent
 
 
-def answer(s, buf):
-    """(status, rest of buf) of the next answer on s; None at EOF."""
+def answer(s, buf=b""):
+    """(status, body, bytes past the answer) of the next answer on s, buf
+    being what was read of it already; status None at EOF."""
     while b"\r\n\r\n" not in buf:
         data = s.recv(65536)
         if not data:
-            return None, buf
+            return None, b"", b""
         buf += data
     head, _, buf = buf.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
@@ -117,9 +102,9 @@ def answer(s, buf):
     while len(buf) < length:
         data = s.recv(65536)
         if not data:
-            return None, buf
+            return None, b"", b""
         buf += data
-    return int(lines[0].split(" ")[1]), buf[length:]
+    return int(lines[0].split(" ")[1]), buf[:length], buf[length:]
 
 
 def stalled(port, rport, ms, action, queue):
@@ -137,9 +122,9 @@ def stalled(port, rport, ms, action, queue):
             s.sendall(b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
         else:
             out["sent"] = flood(s, end - 0.1)
-        answers, buf = [], b""
-        for _ in range(2):
-            status, buf = answer(s, buf)
+        answers, rest = [], b""
+        for _ in range(2 if action == "pipeline" else 1):
+            status, _, rest = answer(s, rest)
             if status is None:
                 break
             answers.append(status)
@@ -151,10 +136,10 @@ def stalled(port, rport, ms, action, queue):
     return out
 
 
-async def main():
+def main():
     port, mode = int(sys.argv[1]), sys.argv[2]
     if mode == "joins":
-        out = await joins(port, sys.argv[3], sys.argv[4])
+        out = joins(port, sys.argv[3], sys.argv[4])
     elif mode == "stalled":
         out = stalled(port, int(sys.argv[3]), int(sys.argv[4]),
                       sys.argv[5], sys.argv[6])
@@ -163,4 +148,4 @@ async def main():
     print(json.dumps(out))
 
 
-asyncio.run(main())
+main()
