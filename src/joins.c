@@ -114,6 +114,7 @@ batch_send(struct app *app, struct join_batch *b)
 	}
 }
 
+/* The end of a pass: send what gathered, and write it all to Redis. */
 static void
 joins_flush(evutil_socket_t fd, short what, void *arg)
 {
@@ -215,6 +216,5 @@ joins_add(struct joins *j, struct api_call *c, const char *user,
 	b->users[b->n++] = key;
 	if (b->n == JOINS_BATCH_MAX)
 		batch_send_now(j, b);
-	else
-		event_active(j->flush, 0, 0);
+	event_active(j->flush, 0, 0);	/* at the end of the pass, if not yet */
 }
