@@ -22,7 +22,12 @@ void log_write(int level, const char *fmt, ...)
 /* The first 8 characters of a token, enough to follow it in logs. */
 const char *log_tok(const char *token, char buf[9]);
 
-#define log_debug(...) log_write(LOGL_DEBUG, __VA_ARGS__)
+/* Debug lines are per request: their arguments are not even computed
+ * unless the level asks for them. */
+#define log_debug(...) do { \
+	if (log_get_level() <= LOGL_DEBUG) \
+		log_write(LOGL_DEBUG, __VA_ARGS__); \
+} while (0)
 #define log_info(...) log_write(LOGL_INFO, __VA_ARGS__)
 #define log_warn(...) log_write(LOGL_WARN, __VA_ARGS__)
 #define log_error(...) log_write(LOGL_ERROR, __VA_ARGS__)
