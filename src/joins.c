@@ -1,7 +1,10 @@
 /*
  * joins.c: see joins.h. A batch holds at most JOINS_BATCH_MAX joins, so
  * one script run stays short however many joins one pass brings; a full
- * batch is sent at once.
+ * batch is sent at once. At most JOINS_PENDING_MAX batches (queues) wait
+ * at a time, so finding a join's batch stays cheap however many queues a
+ * pass names (joins of made-up queue names too): past that, the waiting
+ * batches are sent at once, and new ones start.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,7 @@
 #include "store.h"
 
 #define JOINS_BATCH_MAX 64
+#define JOINS_PENDING_MAX 64
 /* A user key outlives any sane wait; join ignores it once its token left. */
 #define USER_KEY_TTL "86400"
 
@@ -35,6 +39,7 @@ struct joins {
 	struct app *app;
 	struct event *flush;
 	struct join_batch *pending;	/* waiting for the end of the pass */
+	int npending;
 };
 
 /* Answer every join of b with res, and free b. */
@@ -114,15 +119,14 @@ batch_send(struct app *app, struct join_batch *b)
 	}
 }
 
-/* The end of a pass: send what gathered, and write it all to Redis. */
+/* Send every waiting batch. */
 static void
-joins_flush(evutil_socket_t fd, short what, void *arg)
+send_pending(struct joins *j)
 {
-	struct joins *j = arg;
 	struct join_batch *b = j->pending, *next;
 
-	(void)fd, (void)what;
 	j->pending = NULL;
+	j->npending = 0;
 	for (; b; b = next) {
 		next = b->next;
 		if (b->n > 0)
@@ -130,6 +134,16 @@ joins_flush(evutil_socket_t fd, short what, void *arg)
 		else
 			free(b);
 	}
+}
+
+/* The end of a pass: send what gathered, and write it all to Redis. */
+static void
+joins_flush(evutil_socket_t fd, short what, void *arg)
+{
+	struct joins *j = arg;
+
+	(void)fd, (void)what;
+	send_pending(j);
 	store_flush(j->app->store);
 }
 
@@ -173,11 +187,14 @@ batch_for(struct joins *j, const char *queue)
 	for (b = j->pending; b; b = b->next)
 		if (b->n < JOINS_BATCH_MAX && strcmp(b->queue, queue) == 0)
 			return b;
+	if (j->npending == JOINS_PENDING_MAX)
+		send_pending(j);
 	if ((b = calloc(1, sizeof *b)) == NULL)
 		return NULL;
 	snprintf(b->queue, sizeof b->queue, "%s", queue);
 	b->next = j->pending;
 	j->pending = b;
+	j->npending++;
 	return b;
 }
 
@@ -190,6 +207,7 @@ batch_send_now(struct joins *j, struct join_batch *b)
 	for (p = &j->pending; *p != b; p = &(*p)->next)
 		;
 	*p = b->next;
+	j->npending--;
 	batch_send(j->app, b);
 }
 

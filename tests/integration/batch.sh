@@ -123,6 +123,17 @@ check_eq "$codes" \
     "mix 201 - 4;nosuch 404 queue_not_found 4;shut 409 queue_closed 4;" \
     "joins of three queues together: each queue's joins get its answer"
 
+# More queues in one pass than are kept apart at once (64): the first
+# batches go early, and every join still gets its own answer.
+for ((i = 0; i < 200; i++)); do echo "made-up-$i"; done >"$WR_TMP/many.joins"
+burst many
+check_eq "$(count many '.status == 404 and .body.error.code == "queue_not_found"')" \
+    200 "joins of 200 made-up queues in one pass: 200 answers 404"
+check_eq "$(grep -c 'event=join_batch queue=made-up-' "$WR_TMP/waitroomd.log")" \
+    200 "... one script run each"
+http GET /healthz
+check_status 200 "... and the daemon serves on"
+
 # ---- while Redis is stalled ------------------------------------------------------
 
 # stalled MS ACTION: burst.py's stalled mode against queue slow.
