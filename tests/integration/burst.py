@@ -66,7 +66,9 @@ def stall_redis(rport, ms):
     r = socket.create_connection(("127.0.0.1", rport), TIMEOUT)
     r.sendall(("*3\r\n$4\r\nEVAL\r\n$%d\r\n%s\r\n$1\r\n0\r\n"
                % (len(script), script)).encode())
-    time.sleep(0.05)    # let Redis start it before the join
+    # Not a wait for a condition: a busy Redis answers nobody, so its
+    # start cannot be seen. 50 ms of a stall of 600 ms or more.
+    time.sleep(0.05)
     return r
 
 
@@ -79,7 +81,7 @@ def flood(s, until):
         try:
             sent += s.send(chunk)
         except BlockingIOError:
-            time.sleep(0.002)
+            time.sleep(0.002)   # the socket is full: a poll interval
     s.settimeout(TIMEOUT)
     return sent
 
@@ -112,6 +114,8 @@ def stalled(port, rport, ms, action, queue):
     r = stall_redis(rport, ms)
     s = socket.create_connection(("127.0.0.1", port), TIMEOUT)
     s.sendall(join_request(queue))
+    # The join now waits on the stalled Redis; the next step must come
+    # within that window, which nothing outside the daemon can see open.
     time.sleep(0.15)
     out = {}
     if action == "hangup":
