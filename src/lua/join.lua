@@ -35,20 +35,15 @@ local joined = 0
 -- seen set with another); until then, pending[token] is the token's rank.
 local places, seen, pending = {}, {}, {}
 
--- The place token holds, or nil when it is gone (see locate()).
+-- The place token holds (one of this batch's, or place()'s), or nil.
 local function existing(token)
   local rank = pending[token]
   if rank then
     return { 'existing', token, 'waiting', rank, waiting }
   end
-  rank = redis.call('ZRANK', KEYS[3], token)
-  if rank then
-    redis.call('ZADD', KEYS[5], now, token)
-    return { 'existing', token, 'waiting', rank, waiting }
-  end
-  local expiry = tonumber(redis.call('ZSCORE', KEYS[4], token))
-  if expiry and expiry > now then
-    return { 'existing', token, 'active', expiry, waiting }
+  local status, at = place(token, now)
+  if status then
+    return { 'existing', token, status, at, waiting }
   end
   return nil
 end

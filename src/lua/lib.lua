@@ -47,16 +47,26 @@ local function facts(result, token, status, n, now, c, waiting)
     c.active_ttl or '0', c.redirect or '' }
 end
 
--- Where token stands: waiting (marked seen), active, or nil when gone.
-local function locate(token, now, c)
+-- Where token stands: 'waiting' and its rank (and it is marked seen),
+-- 'active' and its expiry in ms, or nil when it is gone.
+local function place(token, now)
   local rank = redis.call('ZRANK', KEYS[3], token)
   if rank then
     redis.call('ZADD', KEYS[5], now, token)
-    return facts('ok', token, 'waiting', rank, now, c)
+    return 'waiting', rank
   end
   local expiry = tonumber(redis.call('ZSCORE', KEYS[4], token))
   if expiry and expiry > now then
-    return facts('ok', token, 'active', expiry, now, c)
+    return 'active', expiry
+  end
+  return nil
+end
+
+-- place() as facts(), or nil when the token is gone.
+local function locate(token, now, c)
+  local status, n = place(token, now)
+  if status then
+    return facts('ok', token, status, n, now, c)
   end
   return nil
 end
