@@ -139,14 +139,15 @@ check_status 200 "... and the daemon serves on"
 # stalled MS ACTION: burst.py's stalled mode against queue slow.
 stalled() {
 	python3 "$TOP_SRCDIR/tests/integration/burst.py" "$WR_PORT" stalled \
-	    "$REDIS_PORT" "$1" "$2" slow 2>"$WR_TMP/stalled.err"
+	    "$REDIS_PORT" "$1" "$2" slow "$WR_TMP/waitroomd.log" \
+	    2>"$WR_TMP/stalled.err"
 }
 
-out=$(stalled 600 pipeline)
+out=$(stalled 1500 pipeline)
 check_eq "$(jq -c .answers <<<"$out")" "[201,200]" \
     "a request pipelined behind a join waiting for Redis: both answered, in order"
 
-out=$(stalled 600 hangup)
+out=$(stalled 1500 hangup)
 check_eq "$(jq -c .closed <<<"$out")" true "a client hangs up while its join waits"
 http GET /healthz
 check_status 200 "... and the daemon serves on"

@@ -9,9 +9,10 @@ while Redis is stalled. Every wait is bounded; prints JSON.
       first and lets it go on once SENT exists: the joins then land in one
       pass of its loop.) Prints a list, in FILE's order, of {"status":
       code, "body": parsed JSON or null}.
-  burst.py PORT stalled RPORT MS ACTION QUEUE
+  burst.py PORT stalled RPORT MS ACTION QUEUE LOG
       Stalls Redis (on RPORT) for MS milliseconds with a busy script, and
-      meanwhile sends a join for QUEUE, then after 150 ms:
+      meanwhile sends a join for QUEUE, then once the daemon's LOG (at
+      debug level) says the join went to Redis:
         pipeline  a GET /healthz on the same connection; prints
                   {"answers": [status, ...]} in the order they came
         hangup    nothing: closes the connection; prints {"closed": true}
@@ -67,7 +68,7 @@ def stall_redis(rport, ms):
     r.sendall(("*3\r\n$4\r\nEVAL\r\n$%d\r\n%s\r\n$1\r\n0\r\n"
                % (len(script), script)).encode())
     # Not a wait for a condition: a busy Redis answers nobody, so its
-    # start cannot be seen. 50 ms of a stall of 600 ms or more.
+    # start cannot be seen. 50 ms of a stall of 1500 ms or so.
     time.sleep(0.05)
     return r
 
@@ -109,14 +110,27 @@ def answer(s, buf=b""):
     return int(lines[0].split(" ")[1]), buf[:length], buf[length:]
 
 
-def stalled(port, rport, ms, action, queue):
+def batches(log, queue):
+    """How many script runs of joins of queue the daemon's log names."""
+    with open(log, errors="replace") as f:
+        return f.read().count("event=join_batch queue=%s " % queue)
+
+
+def wait_sent(log, queue, before, until):
+    """Poll log until a new run of queue's joins shows, or the deadline."""
+    while batches(log, queue) == before:
+        if time.monotonic() >= until:
+            sys.exit("burst.py: the join never went to Redis")
+        time.sleep(0.01)
+
+
+def stalled(port, rport, ms, action, queue, log):
     end = time.monotonic() + ms / 1000
     r = stall_redis(rport, ms)
     s = socket.create_connection(("127.0.0.1", port), TIMEOUT)
+    before = batches(log, queue)
     s.sendall(join_request(queue))
-    # The join now waits on the stalled Redis; the next step must come
-    # within that window, which nothing outside the daemon can see open.
-    time.sleep(0.15)
+    wait_sent(log, queue, before, end - 0.2)
     out = {}
     if action == "hangup":
         s.close()
@@ -146,7 +160,7 @@ def main():
         out = joins(port, sys.argv[3], sys.argv[4])
     elif mode == "stalled":
         out = stalled(port, int(sys.argv[3]), int(sys.argv[4]),
-                      sys.argv[5], sys.argv[6])
+                      sys.argv[5], sys.argv[6], sys.argv[7])
     else:
         sys.exit("burst.py: unknown mode " + mode)
     print(json.dumps(out))
