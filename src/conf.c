@@ -105,7 +105,7 @@ static const struct conf_key conf_keys[] = {
 	{ "state", SC_QUEUE, Q(state), .def = "open", ENUM(state_names) },
 	{ "redirect", SC_QUEUE, Q(redirect),
 	  STR(conf_check_redirect, "a URL starting with http://, https:// or /, "
-	  "without spaces or control characters, at most 2048 bytes") },
+	  "in UTF-8 without spaces or control characters, at most 2048 bytes") },
 	{ "page_template", SC_BOTH, G(page_template), Q(page_template),
 	  PATH },
 };

@@ -13,6 +13,7 @@
 #include "clientaddr.h"
 #include "conf.h"
 #include "conf_check.h"
+#include "validate.h"
 
 #define CONF_TEXT_MAX 4096
 #define CONF_REDIRECT_MAX 2048
@@ -190,5 +191,5 @@ conf_check_redirect(const char *v)
 	for (; *v != '\0'; v++)
 		if ((unsigned char)*v <= 0x20 || *v == 0x7f)
 			return 0;
-	return 1;
+	return utf8_valid(v - n, n);
 }

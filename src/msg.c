@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "msg.h"
+#include "validate.h"
 
 void
 msg_set(char *err, size_t errlen, const char *fmt, ...)
@@ -17,25 +18,28 @@ msg_set(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* s as it may be quoted in a message: control bytes escaped, cut short. */
+/*
+ * s as it may be quoted in a message: control bytes and bytes that are not
+ * UTF-8 escaped as \xNN, cut short between characters.
+ */
 const char *
 msg_shown(char buf[MSG_SHOWN_SIZE], const char *s)
 {
-	size_t i = 0;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, n = strlen(s), step;
+	unsigned cp;
 
-	for (; *s != '\0' && i < MSG_SHOWN_MAX; s++) {
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			i += (size_t)snprintf(buf + i, 5, "\\x%02x",
-			    (unsigned char)*s);
-		else
-			buf[i++] = *s;
+	for (; n > 0 && i < MSG_SHOWN_MAX; u += step, n -= step) {
+		step = utf8_next(u, n, &cp);
+		if (step == 0 || cp < 0x20 || cp == 0x7f) {
+			i += (size_t)snprintf(buf + i, 5, "\\x%02x", *u);
+			step = 1;
+		} else {
+			memcpy(buf + i, u, step);
+			i += step;
+		}
 	}
-	if (*s != '\0') {
-		/* cut before the UTF-8 sequence the limit fell into */
-		while (i > 0 && ((unsigned char)buf[i - 1] & 0xc0) == 0x80)
-			i--;
-		if (i > 0 && (unsigned char)buf[i - 1] >= 0xc0)
-			i--;
+	if (n > 0) {
 		memcpy(buf + i, "...", 3);
 		i += 3;
 	}

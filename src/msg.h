@@ -14,8 +14,8 @@
 void msg_set(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* s as it may be quoted in a message: control bytes escaped, cut short
- * (before a UTF-8 sequence, with "..."). Returns buf. */
+/* s as it may be quoted in a message: control bytes and bytes that are not
+ * UTF-8 escaped, cut short between characters, with "...". Returns buf. */
 const char *msg_shown(char buf[MSG_SHOWN_SIZE], const char *s);
 
 #endif

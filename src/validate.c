@@ -32,8 +32,7 @@ valid_token(const char *s)
 	return s[14] == '4' && strchr("89ab", s[19]) != NULL;
 }
 
-/* Length of the UTF-8 sequence at s (max n bytes) and its code point; 0 if bad. */
-static size_t
+size_t
 utf8_next(const unsigned char *s, size_t n, unsigned *cp)
 {
 	size_t len, i;
@@ -60,6 +59,19 @@ utf8_next(const unsigned char *s, size_t n, unsigned *cp)
 	if (*cp < min || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
 		return 0;
 	return len;
+}
+
+int
+utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t step;
+	unsigned cp;
+
+	for (; len > 0; p += step, len -= step)
+		if ((step = utf8_next(p, len, &cp)) == 0)
+			return 0;
+	return 1;
 }
 
 int

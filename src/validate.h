@@ -13,6 +13,15 @@ int valid_token(const char *s);
 /* 1 to 128 characters of valid UTF-8, no control characters (C0, DEL, C1) */
 int valid_user(const char *s, size_t len);
 
+/*
+ * Length of the UTF-8 sequence at s (at most n bytes, n > 0) and its code
+ * point in *cp; 0 if no valid sequence starts there (overlong, surrogate,
+ * past U+10FFFF, cut short).
+ */
+size_t utf8_next(const unsigned char *s, size_t n, unsigned *cp);
+/* 1 if the len bytes at s are all valid UTF-8 (see utf8_next). */
+int utf8_valid(const char *s, size_t len);
+
 enum join_body {
 	JOIN_BODY_OK,
 	JOIN_BODY_BAD_JSON,	/* not JSON: err says where */

@@ -17,8 +17,9 @@
 #define ACC_LISTEN "host:port, host an IPv4 address, localhost or [IPv6], " \
 	"port 0 to 65535"
 #define ACC_REDIS "host:port with port 1 to 65535, or unix:/absolute/path"
-#define ACC_REDIRECT "a URL starting with http://, https:// or /, without " \
-	"spaces or control characters, at most 2048 bytes, or empty for none"
+#define ACC_REDIRECT "a URL starting with http://, https:// or /, in UTF-8 " \
+	"without spaces or control characters, at most 2048 bytes, or empty " \
+	"for none"
 
 static char err[CONF_ERR_MAX];
 
@@ -310,6 +311,7 @@ START_TEST(test_good_redirects)
 	static const char *const good[] = {
 		"/", "/enter?x=1&y=2", "http://a", "https://shop.example/c",
 		"https://shop.example/%ED%95%9C",
+		"https://shop.example/\xed\x95\x9c",
 	};
 	struct queue_conf q;
 
@@ -470,6 +472,9 @@ static const struct {
 	{ "[queue q]\nredirect = https://\n",
 	  "waitroom.conf:2: key 'redirect': 'https://' is not "
 	  "valid (accepted: " ACC_REDIRECT ")" },
+	{ "[queue q]\nredirect = https://shop.example/\xed\x95\n",
+	  "waitroom.conf:2: key 'redirect': 'https://shop.example/\\xed\\x95' "
+	  "is not valid (accepted: " ACC_REDIRECT ")" },
 	{ "[queue q]\nredirect = /a\tb\n",
 	  "waitroom.conf:2: key 'redirect': '/a\\x09b' is not "
 	  "valid (accepted: " ACC_REDIRECT ")" },
@@ -524,6 +529,24 @@ START_TEST(test_long_value_cut)
 	ck_assert_uint_lt(strlen(err), CONF_ERR_MAX);
 	ck_assert_ptr_nonnull(strstr(err, "xxxxxxxx...' is not valid "
 	    "(accepted: debug, info, warn, error)"));
+	conf_free(&c);
+}
+END_TEST
+
+/* A long value is cut between characters, never inside one. */
+START_TEST(test_long_value_cut_utf8)
+{
+	char text[600];
+	size_t i;
+	struct conf c;
+
+	strcpy(text, "log_level = x");
+	for (i = 0; i < 100; i++)
+		strcat(text, "\xed\x95\x9c");
+	ck_assert_int_eq(load(&c, text), -1);
+	/* 1 + 21 whole characters: 64 bytes, the limit */
+	ck_assert_ptr_nonnull(strstr(err, "\xed\x95\x9c...' is not valid"));
+	ck_assert_uint_eq(strstr(err, "...'") - (strstr(err, "': '") + 4), 64);
 	conf_free(&c);
 }
 END_TEST
@@ -793,6 +816,7 @@ main(void)
 	    (int)(sizeof bad_files / sizeof bad_files[0]));
 	tcase_add_test(bad, test_bad_queue_name_length);
 	tcase_add_test(bad, test_long_value_cut);
+	tcase_add_test(bad, test_long_value_cut_utf8);
 	tcase_add_test(bad, test_bad_set_keeps_value);
 	tcase_add_test(tc, test_pass_cookie_keys);
 	suite_add_tcase(s, tc);

@@ -142,6 +142,28 @@ START_TEST(test_user_bad)
 }
 END_TEST
 
+/* Any length of text, control characters too: only the encoding counts. */
+START_TEST(test_utf8_valid)
+{
+	static const char *const good[] = {
+		"", "/shop?x=1", "\t\x01\x7f", HAN, "\xc2\x80",
+		"\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf", "\xef\xbf\xbd",
+	};
+	static const char *const bad[] = {
+		"\xff", "\x80", "a\xc3", "\xed\x95", "\xc0\xaf", "\xe0\x80\xaf",
+		"\xed\xa0\x80", "\xf4\x90\x80\x80", "ok\xf0\x9f\x98",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof good / sizeof good[0]; i++)
+		ck_assert_msg(utf8_valid(good[i], strlen(good[i])) == 1,
+		    "good %zu", i);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(utf8_valid(bad[i], strlen(bad[i])) == 0,
+		    "bad %zu", i);
+}
+END_TEST
+
 /* Every rule of the join body, as the daemon and the fuzzer share them. */
 START_TEST(test_join_body)
 {
@@ -204,6 +226,7 @@ main(void)
 	tcase_add_test(tc, test_token_bad);
 	tcase_add_test(tc, test_user_good);
 	tcase_add_test(tc, test_user_bad);
+	tcase_add_test(tc, test_utf8_valid);
 	tcase_add_test(tc, test_join_body);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
