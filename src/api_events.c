@@ -31,17 +31,14 @@ events_entered(struct api_call *c, const struct facts *f,
 {
 	struct stream st = { 0 };
 	struct token_status ts;
-	json_t *j;
 	char *data, pass[PASS_MAX];
 
 	st.id = (uint32_t)last_id;
 	facts_status(f, c->queue, &ts);
 	api_pass_attach(c->app, &ts, pass);
 	sse_open(&st, c->req, c->app->conf->push_interval * 1000, 30, NULL);
-	j = reply_status(&ts);
-	if ((data = j ? reply_dump(j) : NULL) != NULL)
+	if ((data = reply_status_text(&ts)) != NULL)
 		sse_event(&st, "entered", data, (size_t)-1);
-	json_decref(j);
 	free(data);
 	sse_end(&st);
 }

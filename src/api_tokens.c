@@ -28,7 +28,7 @@ status_reply(struct api_call *c, const struct facts *f, int code)
 	facts_status(f, c->queue, &st);
 	api_pass_attach(c->app, &st, pass);
 	api_pass_cookie(c->app, c->req, &st);
-	http_send_json(c->req, code, reply_status(&st));
+	http_send_text(c->req, code, reply_status_text(&st));
 }
 
 static void

@@ -152,15 +152,16 @@ stream_slow(struct broadcast *b, struct stream *st)
 	stream_close(b, st, "slow client", CLOSE_ABORT);
 }
 
-/* Send event with the JSON body j (stolen); 0, or -1 if st was closed. */
+/*
+ * Send event with the JSON text data (freed here; NULL when out of memory
+ * sends nothing); 0, or -1 if st was closed.
+ */
 static int
 stream_send(struct broadcast *b, struct stream *st, const char *event,
-    json_t *j)
+    char *data)
 {
-	char *data = j ? reply_dump(j) : NULL;
 	int rc = 0;
 
-	json_decref(j);
 	if (data && sse_event(st, event, data,
 	    (size_t)b->app->conf->stream_buffer) == -1) {
 		stream_slow(b, st);
@@ -183,7 +184,7 @@ stream_entered(struct broadcast *b, struct stream *st, long long expiry_ms)
 	ts.active_until = expiry_ms / 1000;
 	ts.redirect = q->redirect[0] ? q->redirect : NULL;
 	api_pass_attach(b->app, &ts, pass);
-	if (stream_send(b, st, "entered", reply_status(&ts)) == 0)
+	if (stream_send(b, st, "entered", reply_status_text(&ts)) == 0)
 		stream_close(b, st, "entered", CLOSE_END);
 }
 
@@ -193,8 +194,8 @@ stream_gone(struct broadcast *b, struct stream *st, const char *reason)
 	char tok[37];
 
 	uuid_unparse_lower(st->token, tok);
-	if (stream_send(b, st, "gone", json_pack("{s:s,s:s,s:s}", "queue",
-	    b->queues[st->queue].name, "token", tok, "reason", reason)) == 0)
+	if (stream_send(b, st, "gone", reply_gone_body(b->queues[st->queue].name,
+	    tok, reason)) == 0)
 		stream_close(b, st, "gone", CLOSE_END);
 }
 
@@ -220,7 +221,7 @@ stream_status(struct broadcast *b, struct stream *st, const struct facts *f,
 	strcpy(one.status, "waiting");
 	one.n = rank;
 	facts_status(&one, b->queues[st->queue].name, &ts);
-	stream_send(b, st, "status", reply_status(&ts));
+	stream_send(b, st, "status", reply_status_text(&ts));
 }
 
 static void

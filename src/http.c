@@ -163,18 +163,24 @@ http_send(struct evhttp_request *req, int code, const char *body)
 }
 
 void
+http_send_text(struct evhttp_request *req, int code, char *body)
+{
+	if (body == NULL) {
+		http_send(req, 500, "{\"error\":{\"code\":\"internal\","
+		    "\"message\":\"out of memory\"}}");
+		return;
+	}
+	http_send(req, code, body);
+	free(body);
+}
+
+void
 http_send_json(struct evhttp_request *req, int code, json_t *body)
 {
 	char *s = body ? reply_dump(body) : NULL;
 
 	json_decref(body);
-	if (s == NULL) {
-		http_send(req, 500, "{\"error\":{\"code\":\"internal\","
-		    "\"message\":\"out of memory\"}}");
-		return;
-	}
-	http_send(req, code, s);
-	free(s);
+	http_send_text(req, code, s);
 }
 
 void

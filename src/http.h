@@ -25,6 +25,8 @@ void http_stop_accepting(struct http *h);
 
 /* Send body (stolen) as JSON with code. */
 void http_send_json(struct evhttp_request *req, int code, json_t *body);
+/* Send body, JSON text that this frees, with code; NULL answers 500. */
+void http_send_text(struct evhttp_request *req, int code, char *body);
 /*
  * evhttp_send_reply with the standard reason, written to the socket at
  * once when it takes it all. req may be gone afterwards.

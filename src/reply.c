@@ -1,7 +1,9 @@
 /* reply.c: the JSON bodies of API.md; no I/O. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "reply.h"
+#include "validate.h"
 
 char *
 reply_dump(const json_t *j)
@@ -23,28 +25,170 @@ reply_error_body(const char *code, const char *message)
 	return s;
 }
 
-json_t *
-reply_status(const struct token_status *st)
+char *
+reply_gone_body(const char *queue, const char *token, const char *reason)
 {
-	json_t *j = json_pack("{s:s,s:s,s:s,s:I}", "queue", st->queue,
-	    "token", st->token, "status", st->active ? "active" : "waiting",
-	    "waiting", (json_int_t)st->waiting);
+	json_t *j = json_pack("{s:s,s:s,s:s}", "queue", queue, "token", token,
+	    "reason", reason);
+	char *s;
 
 	if (j == NULL)
 		return NULL;
-	if (st->active) {
-		json_object_set_new(j, "active_until",
-		    json_integer(st->active_until));
-		if (st->redirect)
-			json_object_set_new(j, "redirect",
-			    json_string(st->redirect));
-		if (st->pass)
-			json_object_set_new(j, "pass", json_string(st->pass));
-		return j;
+	s = reply_dump(j);
+	json_decref(j);
+	return s;
+}
+
+/*
+ * The status object goes out with every join, every status answer and
+ * every push to every stream, so it is written straight to text rather
+ * than built as a json_t and dumped: jansson was a quarter of the
+ * instructions a join spends in this process. The text is the one
+ * json_dumps(JSON_COMPACT | JSON_ENSURE_ASCII) writes for the same object
+ * (check_reply compares the two).
+ */
+
+/* Room for the status object's keys, literals and five integers. */
+#define REPLY_STATUS_FIXED 256
+/* The most text one input byte can become: \u00XX, or \uFFFD if bad. */
+#define REPLY_ESC_MAX 6
+
+static char *
+put_lit(char *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(p, s, n);
+	return p + n;
+}
+
+static char *
+put_u16(char *p, unsigned u)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	*p++ = '\\';
+	*p++ = 'u';
+	*p++ = hex[u >> 12 & 15];
+	*p++ = hex[u >> 8 & 15];
+	*p++ = hex[u >> 4 & 15];
+	*p++ = hex[u & 15];
+	return p;
+}
+
+/* One code point inside a JSON string, ASCII only, as jansson does it. */
+static char *
+put_cp(char *p, unsigned cp)
+{
+	switch (cp) {
+	case '"': return put_lit(p, "\\\"");
+	case '\\': return put_lit(p, "\\\\");
+	case '\b': return put_lit(p, "\\b");
+	case '\f': return put_lit(p, "\\f");
+	case '\n': return put_lit(p, "\\n");
+	case '\r': return put_lit(p, "\\r");
+	case '\t': return put_lit(p, "\\t");
 	}
-	json_object_set_new(j, "position", json_integer(st->position));
-	json_object_set_new(j, "ahead", json_integer(st->position - 1));
-	json_object_set_new(j, "eta_seconds", st->eta_seconds < 0 ?
-	    json_null() : json_integer(st->eta_seconds));
-	return j;
+	if (cp >= 0x20 && cp < 0x80) {
+		*p++ = (char)cp;
+		return p;
+	}
+	if (cp < 0x10000)
+		return put_u16(p, cp);
+	cp -= 0x10000;
+	p = put_u16(p, 0xd800 | cp >> 10);
+	return put_u16(p, 0xdc00 | (cp & 0x3ff));
+}
+
+/* s as a JSON string; a byte that starts no UTF-8 sequence is U+FFFD. */
+static char *
+put_str(char *p, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), step;
+	unsigned cp;
+
+	*p++ = '"';
+	while (n > 0) {
+		if ((step = utf8_next(u, n, &cp)) == 0)
+			step = 1, cp = 0xfffd;
+		p = put_cp(p, cp);
+		u += step;
+		n -= step;
+	}
+	*p++ = '"';
+	return p;
+}
+
+static char *
+put_int(char *p, long long v)
+{
+	unsigned long long u = v < 0 ? -(unsigned long long)v :
+	    (unsigned long long)v;
+	char digits[20];
+	int n = 0;
+
+	do
+		digits[n++] = (char)('0' + u % 10);
+	while ((u /= 10) > 0);
+	if (v < 0)
+		*p++ = '-';
+	while (n > 0)
+		*p++ = digits[--n];
+	return p;
+}
+
+static char *
+put_active(char *p, const struct token_status *st)
+{
+	p = put_lit(p, ",\"active_until\":");
+	p = put_int(p, st->active_until);
+	if (st->redirect) {
+		p = put_lit(p, ",\"redirect\":");
+		p = put_str(p, st->redirect);
+	}
+	if (st->pass) {
+		p = put_lit(p, ",\"pass\":");
+		p = put_str(p, st->pass);
+	}
+	return p;
+}
+
+static char *
+put_waiting(char *p, const struct token_status *st)
+{
+	p = put_lit(p, ",\"position\":");
+	p = put_int(p, st->position);
+	p = put_lit(p, ",\"ahead\":");
+	p = put_int(p, st->position - 1);
+	p = put_lit(p, ",\"eta_seconds\":");
+	if (st->eta_seconds < 0)
+		return put_lit(p, "null");
+	return put_int(p, st->eta_seconds);
+}
+
+char *
+reply_status_text(const struct token_status *st)
+{
+	size_t in = strlen(st->queue) + strlen(st->token);
+	char *s, *p;
+
+	if (st->active && st->redirect)
+		in += strlen(st->redirect);
+	if (st->active && st->pass)
+		in += strlen(st->pass);
+	if ((s = malloc(REPLY_STATUS_FIXED + REPLY_ESC_MAX * in)) == NULL)
+		return NULL;
+	p = put_lit(s, "{\"queue\":");
+	p = put_str(p, st->queue);
+	p = put_lit(p, ",\"token\":");
+	p = put_str(p, st->token);
+	p = put_lit(p, st->active ? ",\"status\":\"active\"" :
+	    ",\"status\":\"waiting\"");
+	p = put_lit(p, ",\"waiting\":");
+	p = put_int(p, st->waiting);
+	p = st->active ? put_active(p, st) : put_waiting(p, st);
+	*p++ = '}';
+	*p = '\0';
+	return s;
 }

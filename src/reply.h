@@ -22,8 +22,11 @@ struct token_status {
 
 /* {"error":{"code":..,"message":..}} as a malloc'd string. */
 char *reply_error_body(const char *code, const char *message);
-/* The status object; a new reference. */
-json_t *reply_status(const struct token_status *st);
+/* {"queue":..,"token":..,"reason":..}, the data of a `gone` event; malloc'd. */
+char *reply_gone_body(const char *queue, const char *token,
+    const char *reason);
+/* The status object as compact, ASCII-only JSON text; malloc'd. */
+char *reply_status_text(const struct token_status *st);
 /* json_dumps with the flags every reply uses; malloc'd. */
 char *reply_dump(const json_t *j);
 

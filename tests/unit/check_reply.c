@@ -1,10 +1,12 @@
 /* check_reply.c: the JSON bodies of API.md. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "reply.h"
 #include "unit.h"
 
+#define PASS_LEN 1023
 #define T "0b7c5f4e-3d2a-4c1b-9a8f-7e6d5c4b3a21"
 
 static json_t *
@@ -33,6 +35,20 @@ str_of(const json_t *j, const char *key)
 
 	ck_assert_msg(json_is_string(v), "'%s' is not a string", key);
 	return json_string_value(v);
+}
+
+/* The status object as a client reads it: one line of JSON. */
+static json_t *
+status_of(const struct token_status *st)
+{
+	char *s = reply_status_text(st);
+	json_t *j;
+
+	ck_assert_ptr_nonnull(s);
+	ck_assert_ptr_null(strchr(s, '\n'));
+	j = parse(s);
+	free(s);
+	return j;
 }
 
 START_TEST(test_error_body)
@@ -77,7 +93,7 @@ START_TEST(test_status_waiting)
 		.position = 1234, .waiting = 50210, .eta_seconds = 90,
 		.active_until = 1763800000, .redirect = "https://x.example/",
 	};
-	json_t *j = reply_status(&st);
+	json_t *j = status_of(&st);
 
 	ck_assert_ptr_nonnull(j);
 	ck_assert_str_eq(str_of(j, "queue"), "concert");
@@ -99,7 +115,7 @@ START_TEST(test_status_waiting_no_eta)
 		.queue = "q", .token = T, .active = 0, .position = 1,
 		.waiting = 1, .eta_seconds = -1,
 	};
-	json_t *j = reply_status(&st);
+	json_t *j = status_of(&st);
 	json_t *eta;
 
 	ck_assert_ptr_nonnull(j);
@@ -118,7 +134,7 @@ START_TEST(test_status_active)
 		.waiting = 7, .eta_seconds = 3, .active_until = 1763800000,
 		.redirect = "https://shop.example/concert",
 	};
-	json_t *j = reply_status(&st);
+	json_t *j = status_of(&st);
 
 	ck_assert_ptr_nonnull(j);
 	ck_assert_str_eq(str_of(j, "queue"), "concert");
@@ -140,7 +156,7 @@ START_TEST(test_status_active_no_redirect)
 		.queue = "q", .token = T, .active = 1,
 		.active_until = 1763800300, .redirect = NULL,
 	};
-	json_t *j = reply_status(&st);
+	json_t *j = status_of(&st);
 
 	ck_assert_ptr_nonnull(j);
 	ck_assert_str_eq(str_of(j, "status"), "active");
@@ -150,22 +166,125 @@ START_TEST(test_status_active_no_redirect)
 }
 END_TEST
 
-START_TEST(test_dump_round_trip)
+/*
+ * The status object as jansson would write it: the oracle for the text
+ * reply_status_text writes by hand.
+ */
+static char *
+status_by_jansson(const struct token_status *st)
 {
-	struct token_status st = {
-		.queue = "q", .token = T, .active = 0, .position = 3,
-		.waiting = 9, .eta_seconds = 20,
-	};
-	json_t *j = reply_status(&st), *back;
+	json_t *j = json_pack("{s:s,s:s,s:s,s:I}", "queue", st->queue,
+	    "token", st->token, "status", st->active ? "active" : "waiting",
+	    "waiting", (json_int_t)st->waiting);
 	char *s;
 
 	ck_assert_ptr_nonnull(j);
-	ck_assert_ptr_nonnull(s = reply_dump(j));
-	ck_assert_ptr_null(strchr(s, '\n'));
-	back = parse(s);
-	ck_assert(json_equal(j, back));
-	json_decref(back);
+	if (st->active) {
+		json_object_set_new(j, "active_until",
+		    json_integer(st->active_until));
+		if (st->redirect)
+			json_object_set_new(j, "redirect",
+			    json_string(st->redirect));
+		if (st->pass)
+			json_object_set_new(j, "pass", json_string(st->pass));
+	} else {
+		json_object_set_new(j, "position", json_integer(st->position));
+		json_object_set_new(j, "ahead",
+		    json_integer(st->position - 1));
+		json_object_set_new(j, "eta_seconds", st->eta_seconds < 0 ?
+		    json_null() : json_integer(st->eta_seconds));
+	}
+	s = reply_dump(j);
 	json_decref(j);
+	return s;
+}
+
+static void
+same_as_jansson(const struct token_status *st)
+{
+	char *got = reply_status_text(st), *want = status_by_jansson(st);
+
+	ck_assert_ptr_nonnull(got);
+	ck_assert_ptr_nonnull(want);
+	ck_assert_str_eq(got, want);
+	free(got);
+	free(want);
+}
+
+/* Every escape jansson makes: quotes, controls, non-ASCII, astral planes. */
+static const char *const odd_text[] = {
+	"/shop?a=\"b\"&c=d\\e",
+	"tab\there\r\nnew\bline\fform\x01\x1f\x7f",
+	"caf\xc3\xa9 \xe2\x82\xac \xed\x9f\xbf \xef\xbf\xbd",
+	"\xf0\x9f\x8e\xab tickets \xf4\x8f\xbf\xbf",
+	"",
+};
+
+START_TEST(test_status_text_is_janssons)
+{
+	struct token_status st = {
+		.queue = "q", .token = T, .position = 1, .waiting = 1,
+		.eta_seconds = -1,
+	};
+	size_t i;
+
+	same_as_jansson(&st);
+	st.position = LLONG_MAX, st.waiting = LLONG_MAX;
+	st.eta_seconds = LLONG_MAX;
+	same_as_jansson(&st);
+	st.position = 0, st.waiting = 0, st.eta_seconds = 0;
+	same_as_jansson(&st);
+	st.active = 1, st.active_until = LLONG_MIN;
+	same_as_jansson(&st);
+	for (i = 0; i < sizeof odd_text / sizeof odd_text[0]; i++) {
+		st.redirect = odd_text[i];
+		st.pass = odd_text[(i + 1) % 5];
+		st.active_until = 1763800000 + (long long)i;
+		same_as_jansson(&st);
+	}
+}
+END_TEST
+
+/* Bytes that are not UTF-8 become U+FFFD; the text stays JSON. */
+START_TEST(test_status_text_bad_utf8)
+{
+	struct token_status st = {
+		.queue = "q", .token = T, .active = 1, .active_until = 1,
+		.redirect = "/a\xff\xc3(\xed\xa0\x80\xf0\x9f\x8e",
+	};
+	char *s = reply_status_text(&st);
+	json_t *j;
+
+	ck_assert_ptr_nonnull(s);
+	j = parse(s);
+	ck_assert_str_eq(str_of(j, "redirect"), "/a\xef\xbf\xbd\xef\xbf\xbd("
+	    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+	    "\xef\xbf\xbd");
+	json_decref(j);
+	free(s);
+}
+END_TEST
+
+/* The longest inputs, each byte at its costliest escape, fit. */
+START_TEST(test_status_text_worst_case)
+{
+	static const char bare[] = "{\"queue\":\"q\",\"token\":\"" T "\","
+	    "\"status\":\"active\",\"waiting\":-9223372036854775808,"
+	    "\"active_until\":-9223372036854775808,\"redirect\":\"\","
+	    "\"pass\":\"\"}";
+	static char redirect[4097], pass[PASS_LEN + 1];
+	struct token_status st = {
+		.queue = "q", .token = T, .active = 1, .waiting = LLONG_MIN,
+		.active_until = LLONG_MIN, .redirect = redirect, .pass = pass,
+	};
+	char *s;
+
+	memset(redirect, 0x01, sizeof redirect - 1);
+	memset(pass, 0xff, sizeof pass - 1);
+	s = reply_status_text(&st);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(strlen(s), sizeof bare - 1 +
+	    6 * (sizeof redirect - 1) + 6 * (sizeof pass - 1));
 	free(s);
 }
 END_TEST
@@ -182,7 +301,9 @@ main(void)
 	tcase_add_test(tc, test_status_waiting_no_eta);
 	tcase_add_test(tc, test_status_active);
 	tcase_add_test(tc, test_status_active_no_redirect);
-	tcase_add_test(tc, test_dump_round_trip);
+	tcase_add_test(tc, test_status_text_is_janssons);
+	tcase_add_test(tc, test_status_text_bad_utf8);
+	tcase_add_test(tc, test_status_text_worst_case);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
