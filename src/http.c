@@ -481,8 +481,8 @@ http_dispatch(struct evhttp_request *req, void *arg)
 	size_t body;
 	long long start_us = http_now_us();
 
-	http_stamp(req, ROUTE_NONE, start_us);
 	if (path == NULL || http_bad_framing(req)) {
+		http_stamp(req, ROUTE_NONE, start_us);
 		http_send_error(req, 400, "bad_request",
 		    "malformed request line or framing headers");
 		return;
