@@ -37,6 +37,24 @@ str_of(const json_t *j, const char *key)
 	return json_string_value(v);
 }
 
+/* The data of a `gone` event: the three fields, nothing else. */
+START_TEST(test_gone_body)
+{
+	char *s = reply_gone_body("concert", T, "expired");
+	json_t *j;
+
+	ck_assert_ptr_nonnull(s);
+	ck_assert_ptr_null(strchr(s, '\n'));
+	j = parse(s);
+	ck_assert_uint_eq(json_object_size(j), 3);
+	ck_assert_str_eq(str_of(j, "queue"), "concert");
+	ck_assert_str_eq(str_of(j, "token"), T);
+	ck_assert_str_eq(str_of(j, "reason"), "expired");
+	json_decref(j);
+	free(s);
+}
+END_TEST
+
 /* The status object as a client reads it: one line of JSON. */
 static json_t *
 status_of(const struct token_status *st)
@@ -297,6 +315,7 @@ main(void)
 
 	tcase_add_test(tc, test_error_body);
 	tcase_add_test(tc, test_error_body_escapes);
+	tcase_add_test(tc, test_gone_body);
 	tcase_add_test(tc, test_status_waiting);
 	tcase_add_test(tc, test_status_waiting_no_eta);
 	tcase_add_test(tc, test_status_active);
