@@ -43,16 +43,31 @@ start_redis
 start_waitroomd "$conf" --log-level debug
 wait_ready || bail "the daemon is ready" "$(wr_last)"
 
-# burst NAME: the joins of $WR_TMP/NAME.joins (QUEUE [USER] per line) sent
-# while the daemon is stopped, so they land in one pass of its loop once
-# it goes on; the answers, one JSON object per line, in $WR_TMP/NAME.out.
+# burst NAME [COMMAND]: the joins of $WR_TMP/NAME.joins (QUEUE [USER] per
+# line) sent while the daemon is stopped, so they land in one pass of its
+# loop once it goes on; the answers, one JSON object per line, in
+# $WR_TMP/NAME.out. With COMMAND, the daemon takes the connections first,
+# and COMMAND runs just before it goes on.
 burst() {
-	local sent=$WR_TMP/$1.sent pid
-	kill -STOP "$WR_PID"
+	local sent=$WR_TMP/$1.sent ready=$WR_TMP/$1.ready pid fds n
+	n=$(grep -c . "$WR_TMP/$1.joins")
+	fds=$(find "/proc/$WR_PID/fd" -mindepth 1 | wc -l)
+	[ -n "${2:-}" ] || kill -STOP "$WR_PID"
 	python3 "$TOP_SRCDIR/tests/integration/burst.py" "$WR_PORT" joins \
-	    "$WR_TMP/$1.joins" "$sent" >"$WR_TMP/$1.json" 2>"$WR_TMP/$1.err" &
+	    "$WR_TMP/$1.joins" "$sent" ${2:+"$ready"} >"$WR_TMP/$1.json" \
+	    2>"$WR_TMP/$1.err" &
 	pid=$!
+	if [ -n "${2:-}" ]; then
+		wait_until "[ \$(find /proc/$WR_PID/fd -mindepth 1 | wc -l) -ge \
+		    $((fds + n)) ]" 20 || diag "burst $1: not all taken"
+		# an answer means a later pass of the loop: the connections
+		# taken are in epoll by now
+		http GET /healthz
+		kill -STOP "$WR_PID"
+		touch "$ready.go"
+	fi
 	wait_until "test -f '$sent'" 20 || diag "burst $1: not all sent"
+	[ -z "${2:-}" ] || eval "$2"
 	kill -CONT "$WR_PID"
 	timeout 60 tail --pid="$pid" -f /dev/null
 	wait "$pid" || diag "burst $1: $(head -c 300 "$WR_TMP/$1.err")"
@@ -135,6 +150,24 @@ http GET /healthz
 check_status 200 "... and the daemon serves on"
 
 # ---- while Redis is stalled ------------------------------------------------------
+
+# ---- Redis dies under a batch --------------------------------------------
+
+# 70 joins wait on connections the daemon took before it was stopped, and
+# Redis is killed. Once the daemon goes on, it reads the joins before the
+# loss (they were there first): a full batch of 64 goes to hiredis, whose
+# callbacks then get no reply, and the 6 left find the store gone. Each
+# join is answered 503 store_unavailable, and joins work again once Redis
+# is back, with no restart.
+for ((i = 0; i < 70; i++)); do echo mix; done >"$WR_TMP/lost.joins"
+burst lost "stop_redis KILL"
+check_eq "$(count lost '.status == 503 and .body.error.code == "store_unavailable"')" \
+    70 "70 joins together as Redis dies: each 503 store_unavailable"
+http GET /healthz
+check_status 200 "... and the daemon serves on"
+restart_redis
+wait_until 'join mix; [ "$STATUS" = 201 ]' 10
+check_status 201 "... and joins again once Redis is back"
 
 # stalled MS ACTION: burst.py's stalled mode against queue slow.
 stalled() {

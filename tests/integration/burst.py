@@ -2,13 +2,15 @@
 """burst.py: requests that must reach waitroomd at the same moment, or
 while Redis is stalled. Every wait is bounded; prints JSON.
 
-  burst.py PORT joins FILE SENT
+  burst.py PORT joins FILE SENT [READY]
       FILE holds one join per line: QUEUE [USER]. Opens one connection per
       line, sends every POST /v1/queues/QUEUE/tokens, then creates the file
       SENT and reads the answers. (The caller stops the daemon with SIGSTOP
       first and lets it go on once SENT exists: the joins then land in one
-      pass of its loop.) Prints a list, in FILE's order, of {"status":
-      code, "body": parsed JSON or null}.
+      pass of its loop.) With READY, it creates that file once connected
+      and sends only when READY.go exists, so that the caller can stop the
+      daemon after it took the connections. Prints a list, in FILE's order,
+      of {"status": code, "body": parsed JSON or null}.
   burst.py PORT stalled RPORT MS ACTION QUEUE LOG
       Stalls Redis (on RPORT) for MS milliseconds with a busy script, and
       meanwhile sends a join for QUEUE, then once the daemon's LOG (at
@@ -22,6 +24,7 @@ while Redis is stalled. Every wait is bounded; prints JSON.
                   [the first status]}
 """
 import json
+import os
 import socket
 import sys
 import time
@@ -37,11 +40,22 @@ def join_request(queue, user=None):
             % (queue, len(body), body)).encode()
 
 
-def joins(port, path, sent):
+def wait_file(path):
+    deadline = time.monotonic() + TIMEOUT
+    while not os.path.exists(path):
+        if time.monotonic() > deadline:
+            sys.exit("burst.py: no %s within %d s" % (path, TIMEOUT))
+        time.sleep(0.01)
+
+
+def joins(port, path, sent, ready=None):
     with open(path) as f:
         lines = [l.split() for l in f if l.strip()]
     conns = [socket.create_connection(("127.0.0.1", port), TIMEOUT)
              for _ in lines]
+    if ready:
+        open(ready, "w").close()
+        wait_file(ready + ".go")
     for s, words in zip(conns, lines):
         s.sendall(join_request(words[0], words[1] if len(words) > 1
                                else None))
@@ -157,7 +171,8 @@ def stalled(port, rport, ms, action, queue, log):
 def main():
     port, mode = int(sys.argv[1]), sys.argv[2]
     if mode == "joins":
-        out = joins(port, sys.argv[3], sys.argv[4])
+        out = joins(port, sys.argv[3], sys.argv[4],
+                    sys.argv[5] if len(sys.argv) > 5 else None)
     elif mode == "stalled":
         out = stalled(port, int(sys.argv[3]), int(sys.argv[4]),
                       sys.argv[5], sys.argv[6], sys.argv[7])
