@@ -110,7 +110,9 @@ put_str(char *p, const char *s)
 
 	*p++ = '"';
 	while (n > 0) {
-		if ((step = utf8_next(u, n, &cp)) == 0)
+		if (*u < 0x80)
+			step = 1, cp = *u;
+		else if ((step = utf8_next(u, n, &cp)) == 0)
 			step = 1, cp = 0xfffd;
 		p = put_cp(p, cp);
 		u += step;
