@@ -186,10 +186,10 @@ conf_check_redirect(const char *v)
 		min = 1;
 	else
 		return 0;
-	if (n < min || n > CONF_REDIRECT_MAX)
+	if (n < min || n > CONF_REDIRECT_MAX || !utf8_valid(v, n))
 		return 0;
 	for (; *v != '\0'; v++)
 		if ((unsigned char)*v <= 0x20 || *v == 0x7f)
 			return 0;
-	return utf8_valid(v - n, n);
+	return 1;
 }
