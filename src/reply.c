@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "reply.h"
 #include "validate.h"
 
@@ -123,28 +124,10 @@ put_str(char *p, const char *s)
 }
 
 static char *
-put_int(char *p, long long v)
-{
-	unsigned long long u = v < 0 ? -(unsigned long long)v :
-	    (unsigned long long)v;
-	char digits[20];
-	int n = 0;
-
-	do
-		digits[n++] = (char)('0' + u % 10);
-	while ((u /= 10) > 0);
-	if (v < 0)
-		*p++ = '-';
-	while (n > 0)
-		*p++ = digits[--n];
-	return p;
-}
-
-static char *
 put_active(char *p, const struct token_status *st)
 {
 	p = put_lit(p, ",\"active_until\":");
-	p = put_int(p, st->active_until);
+	p = decimal_put(p, st->active_until);
 	if (st->redirect) {
 		p = put_lit(p, ",\"redirect\":");
 		p = put_str(p, st->redirect);
@@ -160,13 +143,13 @@ static char *
 put_waiting(char *p, const struct token_status *st)
 {
 	p = put_lit(p, ",\"position\":");
-	p = put_int(p, st->position);
+	p = decimal_put(p, st->position);
 	p = put_lit(p, ",\"ahead\":");
-	p = put_int(p, st->position - 1);
+	p = decimal_put(p, st->position - 1);
 	p = put_lit(p, ",\"eta_seconds\":");
 	if (st->eta_seconds < 0)
 		return put_lit(p, "null");
-	return put_int(p, st->eta_seconds);
+	return decimal_put(p, st->eta_seconds);
 }
 
 char *
@@ -188,7 +171,7 @@ reply_status_text(const struct token_status *st)
 	p = put_lit(p, st->active ? ",\"status\":\"active\"" :
 	    ",\"status\":\"waiting\"");
 	p = put_lit(p, ",\"waiting\":");
-	p = put_int(p, st->waiting);
+	p = decimal_put(p, st->waiting);
 	p = st->active ? put_active(p, st) : put_waiting(p, st);
 	*p++ = '}';
 	*p = '\0';
