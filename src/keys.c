@@ -15,12 +15,33 @@ keys_valid_prefix(const char *prefix)
 	    "0123456789_.-") == n;
 }
 
+/*
+ * The NULL-ended pieces, one after another, into buf of size bytes; the
+ * length, or -1 when they do not fit. (snprintf's parsing of a format cost
+ * more than a join's whole key building.)
+ */
+static int
+keys_join(char *buf, size_t size, const char *const *piece)
+{
+	size_t n = 0, len;
+
+	for (; *piece; piece++) {
+		len = strlen(*piece);
+		if (len >= size - n)
+			return -1;
+		memcpy(buf + n, *piece, len);
+		n += len;
+	}
+	buf[n] = '\0';
+	return (int)n;
+}
+
 static int
 keys_one(char *buf, const char *prefix, const char *queue, const char *what)
 {
-	int n = snprintf(buf, KEYS_MAX, "%s:{%s}:%s", prefix, queue, what);
+	const char *piece[] = { prefix, ":{", queue, "}:", what, NULL };
 
-	return n < 0 || n >= KEYS_MAX ? -1 : 0;
+	return keys_join(buf, KEYS_MAX, piece) == -1 ? -1 : 0;
 }
 
 int
@@ -42,9 +63,9 @@ int
 keys_user(char *buf, size_t size, const char *prefix, const char *queue,
     const char *user)
 {
-	int n = snprintf(buf, size, "%s:{%s}:user:%s", prefix, queue, user);
+	const char *piece[] = { prefix, ":{", queue, "}:user:", user, NULL };
 
-	return n < 0 || (size_t)n >= size ? -1 : n;
+	return keys_join(buf, size, piece);
 }
 
 int
@@ -60,7 +81,8 @@ int
 keys_revoked(char *buf, size_t size, const char *prefix, const char *queue,
     const char *token)
 {
-	int n = snprintf(buf, size, "%s:{%s}:revoked:%s", prefix, queue, token);
+	const char *piece[] = { prefix, ":{", queue, "}:revoked:", token,
+	    NULL };
 
-	return n < 0 || (size_t)n >= size ? -1 : n;
+	return keys_join(buf, size, piece);
 }
