@@ -14,6 +14,7 @@
 #include "pass.h"
 #include "revoke.h"
 #include "store.h"
+#include "text.h"
 
 void
 api_queue_argv(struct app *app, const char *queue, struct queue_keys *k,
@@ -148,7 +149,7 @@ api_call_new(struct app *app, struct evhttp_request *req, const char *queue,
 		return NULL;
 	}
 	c->app = app, c->req = req, c->done = done;
-	snprintf(c->queue, sizeof c->queue, "%s", queue);
+	text_copy(c->queue, sizeof c->queue, queue);
 	return c;
 }
 

@@ -14,12 +14,14 @@
 
 #include "api.h"
 #include "conf.h"
+#include "decimal.h"
 #include "facts.h"
 #include "http.h"
 #include "joins.h"
 #include "keys.h"
 #include "log.h"
 #include "store.h"
+#include "text.h"
 
 #define JOINS_BATCH_MAX 64
 #define JOINS_PENDING_MAX 64
@@ -33,6 +35,7 @@ struct join_batch {
 	joins_cb *joined[JOINS_BATCH_MAX];
 	char *users[JOINS_BATCH_MAX];	/* user keys, NULL for none */
 	struct join_batch *next;
+	struct joins *owner;
 };
 
 struct joins {
@@ -40,7 +43,39 @@ struct joins {
 	struct event *flush;
 	struct join_batch *pending;	/* waiting for the end of the pass */
 	int npending;
+	/*
+	 * One answered batch kept for the next: a batch is over 1 kB, and
+	 * malloc tidies its small free chunks on each such request.
+	 */
+	struct join_batch *spare;
 };
+
+/* An empty batch for queue (not yet pending), or NULL. */
+static struct join_batch *
+batch_new(struct joins *j, const char *queue)
+{
+	struct join_batch *b = j->spare;
+
+	if (b != NULL)
+		j->spare = NULL;
+	else if ((b = malloc(sizeof *b)) == NULL)
+		return NULL;
+	text_copy(b->queue, sizeof b->queue, queue);
+	b->n = 0;
+	b->next = NULL;
+	b->owner = j;
+	return b;
+}
+
+/* Done with b: keep it as the spare, or free it. */
+static void
+batch_free(struct join_batch *b)
+{
+	if (b->owner->spare == NULL)
+		b->owner->spare = b;
+	else
+		free(b);
+}
 
 /* Answer every join of b with res, and free b. */
 static void
@@ -50,7 +85,7 @@ batch_answer(struct join_batch *b, const struct store_result *res)
 		free(b->users[i]);
 		api_call_answer(b->calls[i], res);
 	}
-	free(b);
+	batch_free(b);
 }
 
 static void
@@ -78,7 +113,7 @@ batch_done(const struct store_result *res, void *arg)
 		b->joined[i](b->calls[i], &f);
 		free(b->calls[i]);
 	}
-	free(b);
+	batch_free(b);
 }
 
 /*
@@ -90,7 +125,7 @@ static void
 batch_send(struct app *app, struct join_batch *b)
 {
 	const char *argv[API_QUEUE_KEYS + 1 + 3 * JOINS_BATCH_MAX];
-	char index[JOINS_BATCH_MAX][12];
+	char index[JOINS_BATCH_MAX][DECIMAL_MAX + 1];
 	struct queue_keys k;
 	int nkeys = API_QUEUE_KEYS, argc;
 
@@ -101,7 +136,7 @@ batch_send(struct app *app, struct join_batch *b)
 	argc = nkeys;
 	argv[argc++] = USER_KEY_TTL;
 	for (int i = 0, u = API_QUEUE_KEYS; i < b->n; i++) {
-		snprintf(index[i], sizeof index[i], "%d", b->users[i] ? ++u : 0);
+		decimal_str(index[i], b->users[i] ? ++u : 0);
 		argv[argc++] = b->calls[i]->token;
 		argv[argc++] = index[i];
 	}
@@ -132,7 +167,7 @@ send_pending(struct joins *j)
 		if (b->n > 0)
 			batch_send(j->app, b);
 		else
-			free(b);
+			batch_free(b);
 	}
 }
 
@@ -174,6 +209,7 @@ joins_free(struct joins *j)
 		next = b->next;
 		batch_answer(b, &res);
 	}
+	free(j->spare);
 	event_free(j->flush);
 	free(j);
 }
@@ -189,9 +225,8 @@ batch_for(struct joins *j, const char *queue)
 			return b;
 	if (j->npending == JOINS_PENDING_MAX)
 		send_pending(j);
-	if ((b = calloc(1, sizeof *b)) == NULL)
+	if ((b = batch_new(j, queue)) == NULL)
 		return NULL;
-	snprintf(b->queue, sizeof b->queue, "%s", queue);
 	b->next = j->pending;
 	j->pending = b;
 	j->npending++;
