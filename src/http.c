@@ -22,7 +22,9 @@
 #include "auth.h"
 #include "conf.h"
 #include "cors.h"
+#include "decimal.h"
 #include "http.h"
+#include "httpdate.h"
 #include "log.h"
 #include "metrics.h"
 #include "reply.h"
@@ -90,11 +92,13 @@ static void
 http_stamp(struct evhttp_request *req, int route, long long start_us)
 {
 	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
-	char v[48];
+	char v[2 * DECIMAL_MAX + 2], *p;
 
 	while (evhttp_remove_header(in, HTTP_STAMP) == 0)
 		;
-	snprintf(v, sizeof v, "%d %lld", route, start_us);
+	p = decimal_put(v, route);
+	*p++ = ' ';
+	decimal_str(p, start_us);
 	evhttp_add_header(in, HTTP_STAMP, v);
 }
 
@@ -139,27 +143,134 @@ http_reason(int code)
 	}
 }
 
+/*
+ * Input a connection may buffer while its request waits for Redis (see
+ * http_await): room for a pipelined request's head, then reading pauses.
+ */
+#define HTTP_AWAIT_INPUT_MAX 16384
+
+/*
+ * evhttp stops reading a connection once it has a request's head, which
+ * takes the socket out of epoll, and puts it back when the answer goes
+ * out: two epoll_ctl calls per request. While the request waits for Redis,
+ * keep reading instead, into the input buffer with no read callback (as
+ * evhttp itself does while it writes), up to a bound: evhttp parses what
+ * came once the answer is out, and a client that hangs up meanwhile is
+ * noticed (evhttp then parts the request from its connection, and the
+ * answer only frees it). http_reply undoes the bound.
+ */
+void
+http_await(struct evhttp_request *req)
+{
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	bufferevent_event_cb eventcb;
+	bufferevent_data_cb writecb;
+	struct bufferevent *bev;
+	void *arg;
+
+	if (evcon == NULL)
+		return;
+	bev = evhttp_connection_get_bufferevent(evcon);
+	bufferevent_getcb(bev, NULL, &writecb, &eventcb, &arg);
+	bufferevent_setcb(bev, NULL, writecb, eventcb, arg);
+	bufferevent_setwatermark(bev, EV_READ, 0, HTTP_AWAIT_INPUT_MAX);
+	bufferevent_enable(bev, EV_READ);
+}
+
+/*
+ * evhttp_send_reply, then write the answer at once rather than wait for the
+ * loop to report the socket writable: for an answer that fits the socket's
+ * buffer, that saves two epoll_ctl calls and a pass of the loop. Once all
+ * of it is out, the bufferevent's write callback (evhttp's "sent") runs as
+ * it would have; a short or failed write leaves the rest to evhttp. After
+ * this, req may be gone.
+ */
+/*
+ * evhttp writes a Date header on every answer, formatting the clock anew
+ * through snprintf each time; one text serves a whole second here.
+ */
+static void
+http_add_date(struct evhttp_request *req)
+{
+	static char date[HTTPDATE_LEN + 1];
+	static time_t date_at = -1;
+	time_t now = time(NULL);
+
+	if (now != date_at) {
+		if (httpdate_format(date, now) == -1)
+			return;		/* evhttp writes its own */
+		date_at = now;
+	}
+	evhttp_add_header(evhttp_request_get_output_headers(req), "Date",
+	    date);
+}
+
+void
+http_reply(struct evhttp_request *req, int code, struct evbuffer *body)
+{
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	struct bufferevent *bev = NULL;
+	struct evbuffer *out;
+
+	if (evcon != NULL) {
+		bev = evhttp_connection_get_bufferevent(evcon);
+		bufferevent_setwatermark(bev, EV_READ, 0, 0);
+	}
+	http_add_date(req);
+	evhttp_send_reply(req, code, http_reason(code), body);
+	if (bev == NULL)
+		return;
+	out = bufferevent_get_output(bev);
+	if (evbuffer_write(out, bufferevent_getfd(bev)) > 0 &&
+	    evbuffer_get_length(out) == 0)
+		bufferevent_trigger(bev, EV_WRITE, 0);
+}
+
+/*
+ * Answer with the len bytes at body, and a newline when nl. The length is
+ * written here: evhttp would count it through snprintf. A HEAD request gets
+ * the head alone: evhttp would send the body too, which its client never
+ * reads, so the next answer on the connection would start inside it.
+ */
+static void
+http_reply_body(struct evhttp_request *req, int code, const char *body,
+    size_t len, int nl)
+{
+	struct evbuffer *buf = NULL;
+	char length[DECIMAL_MAX + 1];
+
+	if (evhttp_request_get_command(req) != EVHTTP_REQ_HEAD) {
+		if ((buf = evbuffer_new()) == NULL) {
+			http_reply(req, code, NULL);
+			return;
+		}
+		evbuffer_add(buf, body, len);
+		if (nl)
+			evbuffer_add(buf, "\n", 1);
+	}
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "Content-Length", decimal_str(length, (long long)len + (nl != 0)));
+	http_reply(req, code, buf);
+	if (buf)
+		evbuffer_free(buf);
+}
+
 static void
 http_send(struct evhttp_request *req, int code, const char *body)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
-	struct evbuffer *buf = NULL;
 
 	evhttp_add_header(out, "Cache-Control", "no-store");
-	if (body) {
+	if (body)
 		evhttp_add_header(out, "Content-Type", "application/json");
-		if ((buf = evbuffer_new()) != NULL) {
-			evbuffer_add(buf, body, strlen(body));
-			evbuffer_add(buf, "\n", 1);
-		}
-	}
 	log_debug("event=request method=%d uri=\"%.80s\" status=%d",
 	    (int)evhttp_request_get_command(req), evhttp_request_get_uri(req),
 	    code);
 	http_observe(req, code);
-	http_reply(req, code, buf);
-	if (buf)
-		evbuffer_free(buf);
+	if (body)
+		http_reply_body(req, code, body, strlen(body), 1);
+	else
+		http_reply(req, code, NULL);
 }
 
 void
@@ -208,68 +319,6 @@ http_send_unavailable(struct evhttp_request *req)
 	    "the queue store is unreachable; try again shortly");
 }
 
-/*
- * Input a connection may buffer while its request waits for Redis (see
- * http_await): room for a pipelined request's head, then reading pauses.
- */
-#define HTTP_AWAIT_INPUT_MAX 16384
-
-/*
- * evhttp stops reading a connection once it has a request's head, which
- * takes the socket out of epoll, and puts it back when the answer goes
- * out: two epoll_ctl calls per request. While the request waits for Redis,
- * keep reading instead, into the input buffer with no read callback (as
- * evhttp itself does while it writes), up to a bound: evhttp parses what
- * came once the answer is out, and a client that hangs up meanwhile is
- * noticed (evhttp then parts the request from its connection, and the
- * answer only frees it). http_reply undoes the bound.
- */
-void
-http_await(struct evhttp_request *req)
-{
-	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
-	bufferevent_event_cb eventcb;
-	bufferevent_data_cb writecb;
-	struct bufferevent *bev;
-	void *arg;
-
-	if (evcon == NULL)
-		return;
-	bev = evhttp_connection_get_bufferevent(evcon);
-	bufferevent_getcb(bev, NULL, &writecb, &eventcb, &arg);
-	bufferevent_setcb(bev, NULL, writecb, eventcb, arg);
-	bufferevent_setwatermark(bev, EV_READ, 0, HTTP_AWAIT_INPUT_MAX);
-	bufferevent_enable(bev, EV_READ);
-}
-
-/*
- * evhttp_send_reply, then write the answer at once rather than wait for the
- * loop to report the socket writable: for an answer that fits the socket's
- * buffer, that saves two epoll_ctl calls and a pass of the loop. Once all
- * of it is out, the bufferevent's write callback (evhttp's "sent") runs as
- * it would have; a short or failed write leaves the rest to evhttp. After
- * this, req may be gone.
- */
-void
-http_reply(struct evhttp_request *req, int code, struct evbuffer *body)
-{
-	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
-	struct bufferevent *bev = NULL;
-	struct evbuffer *out;
-
-	if (evcon != NULL) {
-		bev = evhttp_connection_get_bufferevent(evcon);
-		bufferevent_setwatermark(bev, EV_READ, 0, 0);
-	}
-	evhttp_send_reply(req, code, http_reason(code), body);
-	if (bev == NULL)
-		return;
-	out = bufferevent_get_output(bev);
-	if (evbuffer_write(out, bufferevent_getfd(bev)) > 0 &&
-	    evbuffer_get_length(out) == 0)
-		bufferevent_trigger(bev, EV_WRITE, 0);
-}
-
 void
 http_send_empty(struct evhttp_request *req, int code)
 {
@@ -281,18 +330,13 @@ http_send_bytes(struct evhttp_request *req, int code, const char *type,
     const char *body, size_t len)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
-	struct evbuffer *buf = evbuffer_new();
 
 	evhttp_add_header(out, "Content-Type", type);
 	evhttp_add_header(out, "X-Content-Type-Options", "nosniff");
-	if (buf)
-		evbuffer_add(buf, body, len);
 	log_debug("event=request method=%d uri=\"%.80s\" status=%d",
 	    (int)evhttp_request_get_command(req), evhttp_request_get_uri(req),
 	    code);
-	http_reply(req, code, buf);
-	if (buf)
-		evbuffer_free(buf);
+	http_reply_body(req, code, body, len, 0);
 }
 
 void

@@ -263,6 +263,16 @@ raw_http < <(printf 'POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: applic
 check_status 400 "two different Content-Length headers -> 400"
 check_waiting open1 2 "... and nobody joins"
 
+# HEAD is allowed on no path. Its 405 has a head alone, with the length the
+# body would have: a client never reads a body after HEAD, so one sent
+# anyway would be read as the start of the next answer on the connection.
+raw_http < <(printf 'HEAD /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')
+check_status 405 "HEAD on /healthz -> 405"
+check_match "$(sed -n '/^$/{n;p;q}' <<<"$BODY")" '^HTTP/1\.1 200 ' \
+    "the answer to HEAD has no body: the next answer follows its head"
+check_match "$HEADERS" $'(^|\n)Content-Length: [1-9]' \
+    "the answer to HEAD gives the length its body would have"
+
 # A header section over 8 KiB: libevent answers it.
 bigheader=$(printf 'a%.0s' $(seq 1 9000))
 http GET /healthz '' -H "X-Big: $bigheader"
