@@ -119,10 +119,55 @@ facts_parse_head(const redisReply *r, struct facts *f)
 	return facts_queue(r, -F_NOW, f);
 }
 
+/*
+ * The word at *s (words end at one space, or at end) into buf, and *s past
+ * it; -1 when it is empty, too long, or the last one yet ends in a space.
+ */
+static int
+next_word(const char **s, const char *end, char *buf, size_t size)
+{
+	const char *w = *s, *sp = memchr(w, ' ', (size_t)(end - w));
+	size_t len = (size_t)((sp ? sp : end) - w);
+
+	if (len == 0 || len >= size || (sp && sp + 1 == end))
+		return -1;
+	memcpy(buf, w, len);
+	buf[len] = '\0';
+	*s = sp ? sp + 1 : end;
+	return 0;
+}
+
+static int
+next_num(const char **s, const char *end, long long *out)
+{
+	char buf[32], *e;
+
+	if (next_word(s, end, buf, sizeof buf) == -1)
+		return -1;
+	*out = strtoll(buf, &e, 10);
+	return *e != '\0' ? -1 : 0;
+}
+
 int
 facts_parse_entry(const redisReply *r, struct facts *f)
 {
-	return facts_token(r, f) == -1 ? -1 : 0;
+	const char *s, *end;
+
+	if (r->type != REDIS_REPLY_STRING)
+		return -1;
+	s = r->str, end = r->str + r->len;
+	f->token[0] = f->status[0] = '\0';
+	f->n = f->waiting = 0;
+	if (next_word(&s, end, f->result, sizeof f->result) == -1)
+		return -1;
+	if (s == end)
+		return 0;	/* 'full', 'closed', 'no_queue' */
+	if (next_word(&s, end, f->token, sizeof f->token) == -1 ||
+	    next_word(&s, end, f->status, sizeof f->status) == -1 ||
+	    next_num(&s, end, &f->n) == -1 ||
+	    next_num(&s, end, &f->waiting) == -1)
+		return -1;
+	return s == end ? 0 : -1;
 }
 
 void

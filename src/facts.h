@@ -33,8 +33,9 @@ int facts_parse(const redisReply *r, struct facts *f);
  * A reply in two parts, for scripts that answer many tokens at once
  * (join.lua): the head is the queue's part of the facts (now_ms onward),
  * or an empty array when there is no queue; each entry is the token's part
- * (result, token, status, n, waiting, or a result alone). Read the head
- * into f once, then each entry over a copy of it. -1 when not so shaped.
+ * as one string of words split by single spaces: "result token status n
+ * waiting", or a result alone. Read the head into f once, then each entry
+ * over a copy of it. -1 when not so shaped.
  */
 int facts_parse_head(const redisReply *r, struct facts *f);
 int facts_parse_entry(const redisReply *r, struct facts *f);

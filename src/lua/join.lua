@@ -11,15 +11,19 @@
 -- facts() every join shares (parsed by facts.c):
 --   { now_ms, last_tick_ms, rate, mode, state, batch, interval,
 --     max_active, active_ttl, redirect }, or {} when there is no queue
--- and each entry is the rest, with result 'new' or 'existing':
---   { result, token, status, n, waiting }
--- or { 'no_queue' } / { 'closed' } / { 'full' }.
+-- and each entry is the rest, with result 'new' or 'existing', as one
+-- string of words (one reply object where an array took six, which the
+-- daemon's Redis client builds and frees one by one):
+--   'result token status n waiting'
+-- or 'no_queue' / 'closed' / 'full'. A number in an entry is written as
+-- Lua writes it, whole up to 10^14: ranks and counts, and expiries in ms
+-- until the year 5138.
 local n = (#ARGV - 1) / 2
 local out = { {} }
 local c = load_conf(KEYS[1])
 if not c then
   for i = 1, n do
-    out[i + 1] = { 'no_queue' }
+    out[i + 1] = 'no_queue'
   end
   return out
 end
@@ -35,15 +39,22 @@ local joined = 0
 -- seen set with another); until then, pending[token] is the token's rank.
 local places, seen, pending = {}, {}, {}
 
+-- An entry with a place (built as a string at once: cheaper than a table
+-- Redis then walks).
+local function entry(result, token, status, n)
+  return result .. ' ' .. token .. ' ' .. status .. ' ' .. n .. ' ' ..
+    waiting
+end
+
 -- The place token holds (one of this batch's, or place()'s), or nil.
 local function existing(token)
   local rank = pending[token]
   if rank then
-    return { 'existing', token, 'waiting', rank, waiting }
+    return entry('existing', token, 'waiting', rank)
   end
   local status, at = place(token, now)
   if status then
-    return { 'existing', token, status, at, waiting }
+    return entry('existing', token, status, at)
   end
   return nil
 end
@@ -54,7 +65,7 @@ local function admit_now(token)
   redis.call('HINCRBY', KEYS[6], 'admitted', 1)
   redis.call('HINCRBY', KEYS[6], 'rate_n', 1)
   count_admitted(KEYS[6], 1, now)
-  return { 'new', token, 'active', expiry, 0 }
+  return 'new ' .. token .. ' active ' .. expiry .. ' 0'
 end
 
 local function join_one(i, token, userkey)
@@ -64,10 +75,10 @@ local function join_one(i, token, userkey)
     return r
   end
   if c.state == 'closed' then
-    return { 'closed' }
+    return 'closed'
   end
   if cap > 0 and waiting >= cap then
-    return { 'full' }
+    return 'full'
   end
   joined = joined + 1
   if userkey then
@@ -81,7 +92,7 @@ local function join_one(i, token, userkey)
   seen[#seen + 1], seen[#seen + 2] = now, token
   pending[token] = waiting
   waiting = waiting + 1
-  return { 'new', token, 'waiting', waiting - 1, waiting }
+  return entry('new', token, 'waiting', waiting - 1)
 end
 
 for i = 1, n do

@@ -101,26 +101,55 @@ START_TEST(test_head_and_entries)
 	reset();
 	ck_assert_int_eq(facts_parse_head(arr(10, HEAD_PART), &head), 0);
 	f = head;
-	ck_assert_int_eq(facts_parse_entry(arr(5, str("new"), str("t-2"),
-	    str("waiting"), num(7), num(8)), &f), 0);
+	ck_assert_int_eq(facts_parse_entry(str("new t-2 waiting 7 8"), &f),
+	    0);
 	ck_assert_str_eq(f.result, "new");
 	ck_assert_str_eq(f.token, "t-2");
+	ck_assert_str_eq(f.status, "waiting");
 	ck_assert_int_eq(f.n, 7);
 	ck_assert_int_eq(f.waiting, 8);
 	ck_assert_int_eq(f.q.interval, 5);
 	ck_assert_int_eq(f.q.last_tick_ms, 1700000000000);
 	ck_assert_str_eq(f.redirect, "https://shop.example/");
+	/* an expiry in ms, as Lua writes it */
+	ck_assert_int_eq(facts_parse_entry(str("existing "
+	    "0b3c5e1a-0000-4000-8000-000000000000 active 1795460399000 0"),
+	    &f), 0);
+	ck_assert_str_eq(f.token, "0b3c5e1a-0000-4000-8000-000000000000");
+	ck_assert_int_eq(f.n, 1795460399000LL);
 	/* An entry that is a result alone leaves no token behind. */
-	ck_assert_int_eq(facts_parse_entry(arr(1, str("full")), &f), 0);
+	ck_assert_int_eq(facts_parse_entry(str("full"), &f), 0);
 	ck_assert_str_eq(f.result, "full");
 	ck_assert_str_eq(f.token, "");
-	ck_assert_int_eq(facts_parse_entry(arr(3, str("new"), str("t"),
-	    str("waiting")), &f), 0);	/* short: a result */
-	ck_assert_int_eq(facts_parse_entry(arr(5, str("new"), num(1),
-	    str("waiting"), num(7), num(8)), &f), -1);	/* token not text */
+	ck_assert_int_eq(f.n, 0);
+}
+END_TEST
+
+/* Every way an entry can be malformed is refused, not half read. */
+START_TEST(test_bad_entries)
+{
+	const char *bad[] = {
+		"", " ", "new ", " new", "new  t waiting 7 8",
+		"new t waiting",		/* short */
+		"new t waiting 7",
+		"new t waiting 7 8 9",		/* long */
+		"new t waiting seven 8",	/* n not a number */
+		"new t waiting 7 8x",
+		"new t waiting 1e+15 8",	/* past what Lua writes whole */
+		"new t waiting - 8",
+		"new t waiting 7 8 ",
+		"a-result-too-long-to-keep t waiting 7 8",
+		"new 0b3c5e1a-0000-4000-8000-0000000000001 waiting 7 8",
+	};
+	struct facts f;
+
+	reset();
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(facts_parse_entry(str(bad[i]), &f) == -1,
+		    "'%s' was read", bad[i]);
+	ck_assert_int_eq(facts_parse_entry(num(1), &f), -1);
 	ck_assert_int_eq(facts_parse_entry(arr(5, str("new"), str("t"),
-	    str("waiting"), str("seven"), num(8)), &f), -1);
-	ck_assert_int_eq(facts_parse_entry(str("new"), &f), -1);
+	    str("waiting"), num(7), num(8)), &f), -1);	/* the old shape */
 }
 END_TEST
 
@@ -150,6 +179,7 @@ main(void)
 
 	tcase_add_test(tc, test_whole);
 	tcase_add_test(tc, test_head_and_entries);
+	tcase_add_test(tc, test_bad_entries);
 	tcase_add_test(tc, test_bad_heads);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
