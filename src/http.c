@@ -178,14 +178,6 @@ http_await(struct evhttp_request *req)
 }
 
 /*
- * evhttp_send_reply, then write the answer at once rather than wait for the
- * loop to report the socket writable: for an answer that fits the socket's
- * buffer, that saves two epoll_ctl calls and a pass of the loop. Once all
- * of it is out, the bufferevent's write callback (evhttp's "sent") runs as
- * it would have; a short or failed write leaves the rest to evhttp. After
- * this, req may be gone.
- */
-/*
  * evhttp writes a Date header on every answer, formatting the clock anew
  * through snprintf each time; one text serves a whole second here.
  */
@@ -205,6 +197,14 @@ http_add_date(struct evhttp_request *req)
 	    date);
 }
 
+/*
+ * evhttp_send_reply, then write the answer at once rather than wait for the
+ * loop to report the socket writable: for an answer that fits the socket's
+ * buffer, that saves two epoll_ctl calls and a pass of the loop. Once all
+ * of it is out, the bufferevent's write callback (evhttp's "sent") runs as
+ * it would have; a short or failed write leaves the rest to evhttp. After
+ * this, req may be gone.
+ */
 void
 http_reply(struct evhttp_request *req, int code, struct evbuffer *body)
 {
