@@ -36,7 +36,9 @@ local cap = tonumber(c.max_waiting) or 0
 local seq = redis.call('INCRBY', KEYS[2], n) - n
 local joined = 0
 -- The new places go into the line with one ZADD at the end (and into the
--- seen set with another); until then, pending[token] is the token's rank.
+-- seen set with another); until then, pending[token] is the rank of a
+-- token a user key names (no other token can be asked for again within
+-- the batch).
 local places, seen, pending = {}, {}, {}
 
 -- An entry with a place (built as a string at once: cheaper than a table
@@ -90,7 +92,9 @@ local function join_one(i, token, userkey)
   end
   places[#places + 1], places[#places + 2] = seq + i, token
   seen[#seen + 1], seen[#seen + 2] = now, token
-  pending[token] = waiting
+  if userkey then
+    pending[token] = waiting
+  end
   waiting = waiting + 1
   return entry('new', token, 'waiting', waiting - 1)
 end
