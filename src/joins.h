@@ -1,8 +1,9 @@
 /*
  * joins.h: joins gathered into batches. The joins of one queue that arrive
  * in one pass of the loop go to Redis together, as one run of join.lua at
- * the end of that pass: one round trip and one script start for all of
- * them, each still answered on its own, in the order they came.
+ * the end of that pass (or, while two batches are in Redis, once one of
+ * them is answered): one round trip and one script start for all of them,
+ * each still answered on its own, in the order they came.
  */
 #ifndef WR_JOINS_H
 #define WR_JOINS_H

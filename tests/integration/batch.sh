@@ -7,7 +7,8 @@
 # exactly its free slots, and other queues' joins in the same pass get
 # their own answers. Then requests that wait for a stalled Redis: a
 # pipelined request behind one, a client that hangs up, and one that
-# floods the connection (its input is bounded).
+# floods the connection (its input is bounded), and joins that come while
+# two batches are in Redis (they wait, then go together).
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -34,6 +35,10 @@ mode        = rate
 state       = closed
 
 [queue slow]
+mode        = rate
+state       = paused
+
+[queue held]
 mode        = rate
 state       = paused
 EOF
@@ -202,3 +207,15 @@ check "... and the daemon did not buffer the flood (peak RSS +$grew kB)" \
 http GET /healthz
 check_status 200 "... and the daemon serves on"
 
+# Two batches in Redis at once at most: with Redis stalled, two joins go
+# to it one after the other (a batch each), and the three that come next,
+# each in a pass of its own, wait until one of those is answered and then
+# go together. Everyone is answered, in the order they came.
+out=$(python3 "$TOP_SRCDIR/tests/integration/burst.py" "$WR_PORT" held \
+    "$REDIS_PORT" 1500 held "$WR_TMP/waitroomd.log" 2 3 \
+    2>"$WR_TMP/held.err")
+[ -s "$WR_TMP/held.err" ] && diag "burst.py: $(cat "$WR_TMP/held.err")"
+check_eq "$(jq -c .answers <<<"$out")" "[[201,1],[201,2],[201,3],[201,4],[201,5]]" \
+    "joins while two batches are in Redis: all answered, places 1 to 5 in order"
+check_eq "$(jq -c .runs <<<"$out")" 3 \
+    "... the three that waited went as one script run"

@@ -22,6 +22,12 @@ while Redis is stalled. Every wait is bounded; prints JSON.
                   them (at most FLOOD_MAX bytes), until 100 ms before
                   the stall ends; prints {"sent": bytes, "answers":
                   [the first status]}
+  burst.py PORT held RPORT MS QUEUE LOG FIRST LATER
+      Stalls Redis as above; meanwhile sends FIRST joins of QUEUE, each
+      once the one before went to Redis (the log says so), then LATER
+      joins 100 ms apart, each on its own connection. Prints {"answers":
+      [[status, position], ...] in the order sent, "runs": script runs
+      of QUEUE's joins the log names meanwhile}.
 """
 import json
 import os
@@ -168,6 +174,35 @@ def stalled(port, rport, ms, action, queue, log):
     return out
 
 
+def held(port, rport, ms, queue, log, first, later):
+    end = time.monotonic() + ms / 1000
+    r = stall_redis(rport, ms)
+    start = batches(log, queue)
+    conns = []
+    for i in range(first + later):
+        s = socket.create_connection(("127.0.0.1", port), TIMEOUT)
+        s.sendall(join_request(queue))
+        conns.append(s)
+        if i < first:
+            wait_sent(log, queue, start + i, end - 0.5)
+        else:
+            # Not a wait for a condition: a join the daemon holds back
+            # leaves no trace; 100 ms apart, each lands in its own pass.
+            time.sleep(0.1)
+    if time.monotonic() >= end:
+        sys.exit("burst.py: the stall ended before every join was sent")
+    answers = []
+    for s in conns:
+        status, body, _ = answer(s)
+        pos = json.loads(body).get("position") if status == 201 else None
+        answers.append([status, pos])
+        s.close()
+    r.settimeout(TIMEOUT)
+    r.recv(64)
+    r.close()
+    return {"answers": answers, "runs": batches(log, queue) - start}
+
+
 def main():
     port, mode = int(sys.argv[1]), sys.argv[2]
     if mode == "joins":
@@ -176,6 +211,9 @@ def main():
     elif mode == "stalled":
         out = stalled(port, int(sys.argv[3]), int(sys.argv[4]),
                       sys.argv[5], sys.argv[6], sys.argv[7])
+    elif mode == "held":
+        out = held(port, int(sys.argv[3]), int(sys.argv[4]), sys.argv[5],
+                   sys.argv[6], int(sys.argv[7]), int(sys.argv[8]))
     else:
         sys.exit("burst.py: unknown mode " + mode)
     print(json.dumps(out))
