@@ -154,8 +154,6 @@ check_eq "$(grep -c 'event=join_batch queue=made-up-' "$WR_TMP/waitroomd.log")" 
 http GET /healthz
 check_status 200 "... and the daemon serves on"
 
-# ---- while Redis is stalled ------------------------------------------------------
-
 # ---- Redis dies under a batch --------------------------------------------
 
 # 70 joins wait on connections the daemon took before it was stopped, and
@@ -173,6 +171,8 @@ check_status 200 "... and the daemon serves on"
 restart_redis
 wait_until 'join mix; [ "$STATUS" = 201 ]' 10
 check_status 201 "... and joins again once Redis is back"
+
+# ---- while Redis is stalled ------------------------------------------------------
 
 # stalled MS ACTION: burst.py's stalled mode against queue slow.
 stalled() {
