@@ -25,7 +25,8 @@ while Redis is stalled. Every wait is bounded; prints JSON.
   burst.py PORT held RPORT MS QUEUE LOG FIRST LATER
       Stalls Redis as above; meanwhile sends FIRST joins of QUEUE, each
       once the one before went to Redis (the log says so), then LATER
-      joins 100 ms apart, each on its own connection. Prints {"answers":
+      joins, each once the daemon read the one before (its socket's
+      receive queue is empty); one connection each. Prints {"answers":
       [[status, position], ...] in the order sent, "runs": script runs
       of QUEUE's joins the log names meanwhile}.
 """
@@ -168,10 +169,37 @@ def stalled(port, rport, ms, action, queue, log):
             answers.append(status)
         out["answers"] = answers
         s.close()
+    stall_over(r)
+    return out
+
+
+def unread(port, s):
+    """Bytes the daemon (on port) has not yet read from the connection s,
+    from its socket's receive queue in /proc/net/tcp; None if not found."""
+    local = "0100007F:%04X" % port
+    remote = "0100007F:%04X" % s.getsockname()[1]
+    with open("/proc/net/tcp") as f:
+        for line in f:
+            w = line.split()
+            if w[1] == local and w[2] == remote:
+                return int(w[4].split(":")[1], 16)
+    return None
+
+
+def wait_read(port, s, until):
+    """Poll until the daemon has read everything sent on s, or the
+    deadline."""
+    while unread(port, s) != 0:
+        if time.monotonic() >= until:
+            sys.exit("burst.py: the daemon never read the join")
+        time.sleep(0.01)
+
+
+def stall_over(r):
+    """Wait for the stalling script's answer, and close its socket."""
     r.settimeout(TIMEOUT)
     r.recv(64)
     r.close()
-    return out
 
 
 def held(port, rport, ms, queue, log, first, later):
@@ -186,9 +214,9 @@ def held(port, rport, ms, queue, log, first, later):
         if i < first:
             wait_sent(log, queue, start + i, end - 0.5)
         else:
-            # Not a wait for a condition: a join the daemon holds back
-            # leaves no trace; 100 ms apart, each lands in its own pass.
-            time.sleep(0.1)
+            # A held join leaves no trace in the log: once the daemon
+            # has read it, the next one comes in a pass of its own.
+            wait_read(port, s, end - 0.5)
     if time.monotonic() >= end:
         sys.exit("burst.py: the stall ended before every join was sent")
     answers = []
@@ -197,9 +225,7 @@ def held(port, rport, ms, queue, log, first, later):
         pos = json.loads(body).get("position") if status == 201 else None
         answers.append([status, pos])
         s.close()
-    r.settimeout(TIMEOUT)
-    r.recv(64)
-    r.close()
+    stall_over(r)
     return {"answers": answers, "runs": batches(log, queue) - start}
 
 
