@@ -5,6 +5,7 @@
 
 #include "conf.h"
 #include "facts.h"
+#include "text.h"
 
 enum {
 	F_RESULT, F_TOKEN, F_STATUS, F_N, F_WAITING, F_NOW, F_TICK, F_RATE,
@@ -114,9 +115,11 @@ facts_parse_head(const redisReply *r, struct facts *f)
 		return -1;
 	if (r->elements == 0)
 		return 0;
-	if (r->elements != F_COUNT - F_NOW)
+	if (r->elements != F_COUNT - F_WAITING)
 		return -1;
-	return facts_queue(r, -F_NOW, f);
+	if (elem_num(r, 0, &f->waiting) == -1 || f->waiting < 0)
+		return -1;
+	return facts_queue(r, -F_WAITING, f);
 }
 
 /*
@@ -148,8 +151,19 @@ next_num(const char **s, const char *end, long long *out)
 	return *e != '\0' ? -1 : 0;
 }
 
+/* A bare "new": token took the next place, behind *line others. */
+static void
+next_place(const char *token, long long *line, struct facts *f)
+{
+	text_copy(f->token, sizeof f->token, token);
+	text_copy(f->status, sizeof f->status, "waiting");
+	f->n = (*line)++;
+	f->waiting = *line;
+}
+
 int
-facts_parse_entry(const redisReply *r, struct facts *f)
+facts_parse_entry(const redisReply *r, const char *token, long long *line,
+    struct facts *f)
 {
 	const char *s, *end;
 
@@ -160,6 +174,12 @@ facts_parse_entry(const redisReply *r, struct facts *f)
 	f->n = f->waiting = 0;
 	if (next_word(&s, end, f->result, sizeof f->result) == -1)
 		return -1;
+	if (s == end && strcmp(f->result, "new") == 0) {
+		if (strlen(token) >= sizeof f->token)
+			return -1;
+		next_place(token, line, f);
+		return 0;
+	}
 	if (s == end)
 		return 0;	/* 'full', 'closed', 'no_queue' */
 	if (next_word(&s, end, f->token, sizeof f->token) == -1 ||

@@ -31,14 +31,19 @@ int facts_parse(const redisReply *r, struct facts *f);
 
 /*
  * A reply in two parts, for scripts that answer many tokens at once
- * (join.lua): the head is the queue's part of the facts (now_ms onward),
- * or an empty array when there is no queue; each entry is the token's part
- * as one string of words split by single spaces: "result token status n
- * waiting", or a result alone. Read the head into f once, then each entry
- * over a copy of it. -1 when not so shaped.
+ * (join.lua): the head is the line's length before the batch, then the
+ * queue's part of the facts (now_ms onward), or an empty array when there
+ * is no queue; each entry is the token's part as one string of words split
+ * by single spaces: "result token status n waiting", a result alone, or
+ * "new" alone: the entry's own token (token, which the caller sent) took
+ * the next place in line. Read the head into f once (its waiting is the
+ * line's length), then each entry over a copy of it, with *line starting
+ * at the head's waiting: a bare "new" is ranked *line, which it then
+ * counts. -1 when not so shaped.
  */
 int facts_parse_head(const redisReply *r, struct facts *f);
-int facts_parse_entry(const redisReply *r, struct facts *f);
+int facts_parse_entry(const redisReply *r, const char *token,
+    long long *line, struct facts *f);
 
 /* The status object's view of f; borrows from f and queue. */
 void facts_status(const struct facts *f, const char *queue,

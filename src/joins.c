@@ -105,6 +105,7 @@ batch_done(const struct store_result *res, void *arg)
 	const redisReply *r = res->reply;
 	struct store_result bad = { STORE_ERROR, NULL, NULL };
 	struct facts head, f;
+	long long line;
 
 	/* Batches held back for this one go once the loop is back. */
 	if (--b->owner->inflight < JOINS_INFLIGHT_MAX && b->owner->pending)
@@ -119,9 +120,11 @@ batch_done(const struct store_result *res, void *arg)
 		batch_answer(b, &bad);
 		return;
 	}
+	line = head.waiting;
 	for (int i = 0; i < b->n; i++) {
 		f = head;
-		if (facts_parse_entry(r->element[i + 1], &f) == -1)
+		if (facts_parse_entry(r->element[i + 1], b->calls[i]->token,
+		    &line, &f) == -1)
 			f.result[0] = '\0';	/* answered as unexpected */
 		b->joined[i](b->calls[i], &f);
 		free(b->calls[i]);
@@ -131,16 +134,16 @@ batch_done(const struct store_result *res, void *arg)
 
 /*
  * KEYS: the queue's, then the user keys given; ARGV: the user key's
- * lifetime, then per join its token and its user key's KEYS index (0:
- * none). The user keys are copied by the store, so they go now.
+ * lifetime, how many joins gave a user and which (1-based), then the
+ * joins' tokens. The user keys are copied by the store, so they go now.
  */
 static void
 batch_send(struct app *app, struct join_batch *b)
 {
-	const char *argv[API_QUEUE_KEYS + 1 + 3 * JOINS_BATCH_MAX];
-	char index[JOINS_BATCH_MAX][DECIMAL_MAX + 1];
+	const char *argv[API_QUEUE_KEYS + 2 + 3 * JOINS_BATCH_MAX];
+	char num[JOINS_BATCH_MAX + 1][DECIMAL_MAX + 1];
 	struct queue_keys k;
-	int nkeys = API_QUEUE_KEYS, argc;
+	int nkeys = API_QUEUE_KEYS, argc, nusers = 0;
 
 	api_queue_argv(app, b->queue, &k, argv);
 	for (int i = 0; i < b->n; i++)
@@ -148,11 +151,15 @@ batch_send(struct app *app, struct join_batch *b)
 			argv[nkeys++] = b->users[i];
 	argc = nkeys;
 	argv[argc++] = USER_KEY_TTL;
-	for (int i = 0, u = API_QUEUE_KEYS; i < b->n; i++) {
-		decimal_str(index[i], b->users[i] ? ++u : 0);
+	argv[argc++] = num[0];
+	decimal_str(num[0], nkeys - API_QUEUE_KEYS);
+	for (int i = 0; i < b->n; i++)
+		if (b->users[i]) {
+			decimal_str(num[++nusers], i + 1);
+			argv[argc++] = num[nusers];
+		}
+	for (int i = 0; i < b->n; i++)
 		argv[argc++] = b->calls[i]->token;
-		argv[argc++] = index[i];
-	}
 	log_debug("event=join_batch queue=%s joins=%d", b->queue, b->n);
 	if (store_eval(app->store, LUA_JOIN, nkeys, argc, argv, NULL,
 	    batch_done, b) == -1) {

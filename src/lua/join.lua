@@ -1,24 +1,31 @@
 -- join.lua: a batch of joins, in the order they came. Each gets a new
 -- place at the end of the line, or the place its user already holds.
 -- KEYS: see lib.lua; KEYS[8] on are the user keys of the joins that gave
---   a user
+--   a user, in the order of those joins
 -- ARGV[1] seconds a user key lives (it is ignored once its token is gone)
--- ARGV[2i], ARGV[2i+1]: join i's new token, and the KEYS index of its
---   user key (0: no user)
+-- ARGV[2] u, the number of joins that gave a user; ARGV[3] to ARGV[2 + u]
+--   their join numbers (1-based, ascending: join ARGV[2 + j] has user key
+--   KEYS[7 + j]); then one new token per join, in order
 -- A capacity queue with a free slot and nobody waiting admits the joiner
 -- at once: the entry's status is then 'active'.
 -- Reply: { head, entry 1, ..., entry n }, where head is the part of
--- facts() every join shares (parsed by facts.c):
---   { now_ms, last_tick_ms, rate, mode, state, batch, interval,
+-- facts() every join shares (parsed by facts.c), led by the length of the
+-- line before the batch:
+--   { waiting, now_ms, last_tick_ms, rate, mode, state, batch, interval,
 --     max_active, active_ttl, redirect }, or {} when there is no queue
--- and each entry is the rest, with result 'new' or 'existing', as one
--- string of words (one reply object where an array took six, which the
--- daemon's Redis client builds and frees one by one):
---   'result token status n waiting'
--- or 'no_queue' / 'closed' / 'full'. A number in an entry is written as
--- Lua writes it, whole up to 10^14: ranks and counts, and expiries in ms
--- until the year 5138.
-local n = (#ARGV - 1) / 2
+-- and each entry is one string of words (one reply object where an array
+-- took six, which the daemon's Redis client builds and frees one by one):
+--   'new': the join's token took the next place at the end of the line
+--     (its rank is the line's length before it: the head's waiting plus
+--     the bare 'new' entries before it);
+--   'result token status n waiting' otherwise, result 'new' (admitted at
+--     once) or 'existing' (the user's place);
+--   or 'no_queue' / 'closed' / 'full'.
+-- A number in an entry is written as Lua writes it, whole up to 10^14:
+-- ranks and counts, and expiries in ms until the year 5138. Most joins
+-- take a bare 'new': no number to write, nothing for the daemon to read.
+local nu = tonumber(ARGV[2])
+local n = #ARGV - 2 - nu
 local out = { {} }
 local c = load_conf(KEYS[1])
 if not c then
@@ -30,16 +37,19 @@ end
 local now = now_ms()
 local ttl = tonumber(ARGV[1])
 local waiting = redis.call('ZCARD', KEYS[3])
+local waiting0 = waiting
 local cap = tonumber(c.max_waiting) or 0
 -- Scores for the batch at once: gaps (joins that got no new place) are
 -- harmless, since only the order of scores counts.
 local seq = redis.call('INCRBY', KEYS[2], n) - n
 local joined = 0
 -- The new places go into the line with one ZADD at the end (and into the
--- seen set with another); until then, pending[token] is the rank of a
--- token a user key names (no other token can be asked for again within
+-- seen set with another: now as a string, which Redis would otherwise
+-- write out for every member); until then, pending[token] is the rank of
+-- a token a user key names (no other token can be asked for again within
 -- the batch).
-local places, seen, pending = {}, {}, {}
+local places, seen, pending, np = {}, {}, {}, 0
+local now_s = string.format('%d', now)
 
 -- An entry with a place (built as a string at once: cheaper than a table
 -- Redis then walks).
@@ -90,20 +100,24 @@ local function join_one(i, token, userkey)
       free_slots(now, c, 1) > 0 then
     return admit_now(token)
   end
-  places[#places + 1], places[#places + 2] = seq + i, token
-  seen[#seen + 1], seen[#seen + 2] = now, token
+  places[np + 1], places[np + 2] = seq + i, token
+  seen[np + 1], seen[np + 2] = now_s, token
+  np = np + 2
   if userkey then
     pending[token] = waiting
   end
   waiting = waiting + 1
-  return entry('new', token, 'waiting', waiting - 1)
+  return 'new'
 end
 
-for i = 1, n do
-  local k = tonumber(ARGV[2 * i + 1])
-  out[i + 1] = join_one(i, ARGV[2 * i], k > 0 and KEYS[k] or nil)
+local user_of = {}
+for j = 1, nu do
+  user_of[tonumber(ARGV[2 + j])] = KEYS[7 + j]
 end
-if #places > 0 then
+for i = 1, n do
+  out[i + 1] = join_one(i, ARGV[2 + nu + i], user_of[i])
+end
+if np > 0 then
   redis.call('ZADD', KEYS[3], unpack(places))
   redis.call('ZADD', KEYS[5], unpack(seen))
 end
@@ -111,7 +125,7 @@ if joined > 0 then
   redis.call('HINCRBY', KEYS[6], 'joined', joined)
 end
 -- The head last: the tick and rate as they stand after the batch.
-out[1] = { now, tonumber(redis.call('GET', KEYS[7]) or '0'),
+out[1] = { waiting0, now, tonumber(redis.call('GET', KEYS[7]) or '0'),
   redis.call('HGET', KEYS[6], 'rate') or '0', c.mode or 'rate',
   c.state or 'open', c.batch or '0', c.interval or '0',
   c.max_active or '0', c.active_ttl or '0', c.redirect or '' }

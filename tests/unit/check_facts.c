@@ -97,31 +97,49 @@ END_TEST
 START_TEST(test_head_and_entries)
 {
 	struct facts head, f;
+	long long line;
 
 	reset();
-	ck_assert_int_eq(facts_parse_head(arr(10, HEAD_PART), &head), 0);
-	f = head;
-	ck_assert_int_eq(facts_parse_entry(str("new t-2 waiting 7 8"), &f),
+	ck_assert_int_eq(facts_parse_head(arr(11, num(6), HEAD_PART), &head),
 	    0);
+	ck_assert_int_eq(head.waiting, 6);
+	line = head.waiting;
+	f = head;
+	/* A bare "new": the token sent, at the end of the line. */
+	ck_assert_int_eq(facts_parse_entry(str("new"), "t-1", &line, &f), 0);
 	ck_assert_str_eq(f.result, "new");
-	ck_assert_str_eq(f.token, "t-2");
+	ck_assert_str_eq(f.token, "t-1");
 	ck_assert_str_eq(f.status, "waiting");
-	ck_assert_int_eq(f.n, 7);
-	ck_assert_int_eq(f.waiting, 8);
+	ck_assert_int_eq(f.n, 6);
+	ck_assert_int_eq(f.waiting, 7);
 	ck_assert_int_eq(f.q.interval, 5);
 	ck_assert_int_eq(f.q.last_tick_ms, 1700000000000);
 	ck_assert_str_eq(f.redirect, "https://shop.example/");
+	f = head;
+	ck_assert_int_eq(facts_parse_entry(str("new"), "t-2", &line, &f), 0);
+	ck_assert_str_eq(f.token, "t-2");
+	ck_assert_int_eq(f.n, 7);
+	ck_assert_int_eq(f.waiting, 8);
+	/* Words in full: read as written, the line's count left alone. */
+	ck_assert_int_eq(facts_parse_entry(str("existing t-0 waiting 3 8"),
+	    "t-3", &line, &f), 0);
+	ck_assert_str_eq(f.result, "existing");
+	ck_assert_str_eq(f.token, "t-0");
+	ck_assert_int_eq(f.n, 3);
+	ck_assert_int_eq(line, 8);
 	/* an expiry in ms, as Lua writes it */
-	ck_assert_int_eq(facts_parse_entry(str("existing "
+	ck_assert_int_eq(facts_parse_entry(str("new "
 	    "0b3c5e1a-0000-4000-8000-000000000000 active 1795460399000 0"),
-	    &f), 0);
+	    "t-4", &line, &f), 0);
 	ck_assert_str_eq(f.token, "0b3c5e1a-0000-4000-8000-000000000000");
+	ck_assert_str_eq(f.status, "active");
 	ck_assert_int_eq(f.n, 1795460399000LL);
 	/* An entry that is a result alone leaves no token behind. */
-	ck_assert_int_eq(facts_parse_entry(str("full"), &f), 0);
+	ck_assert_int_eq(facts_parse_entry(str("full"), "t-5", &line, &f), 0);
 	ck_assert_str_eq(f.result, "full");
 	ck_assert_str_eq(f.token, "");
 	ck_assert_int_eq(f.n, 0);
+	ck_assert_int_eq(line, 8);
 }
 END_TEST
 
@@ -142,14 +160,19 @@ START_TEST(test_bad_entries)
 		"new 0b3c5e1a-0000-4000-8000-0000000000001 waiting 7 8",
 	};
 	struct facts f;
+	long long line = 4;
 
 	reset();
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-		ck_assert_msg(facts_parse_entry(str(bad[i]), &f) == -1,
-		    "'%s' was read", bad[i]);
-	ck_assert_int_eq(facts_parse_entry(num(1), &f), -1);
+		ck_assert_msg(facts_parse_entry(str(bad[i]), "t", &line,
+		    &f) == -1, "'%s' was read", bad[i]);
+	ck_assert_int_eq(facts_parse_entry(num(1), "t", &line, &f), -1);
 	ck_assert_int_eq(facts_parse_entry(arr(5, str("new"), str("t"),
-	    str("waiting"), num(7), num(8)), &f), -1);	/* the old shape */
+	    str("waiting"), num(7), num(8)), "t", &line, &f), -1);
+	/* a token too long to keep is refused, not cut */
+	ck_assert_int_eq(facts_parse_entry(str("new"),
+	    "0b3c5e1a-0000-4000-8000-0000000000001", &line, &f), -1);
+	ck_assert_int_eq(line, 4);			/* none counted */
 }
 END_TEST
 
@@ -161,11 +184,14 @@ START_TEST(test_bad_heads)
 	/* No queue: an empty head, nothing to read. */
 	ck_assert_int_eq(facts_parse_head(arr(0), &head), 0);
 	ck_assert_int_eq(head.q.now_ms, 0);
-	ck_assert_int_eq(facts_parse_head(arr(9, num(1), num(2), str("1"),
-	    str("rate"), str("open"), str("1"), str("1"), str("0"),
-	    str("300")), &head), -1);
-	ck_assert_int_eq(facts_parse_head(arr(10, num(1), num(2), str("1"),
-	    str("rate"), str("open"), str("x"), str("1"), str("0"),
+	ck_assert_int_eq(facts_parse_head(arr(10, HEAD_PART), &head),
+	    -1);				/* no line length */
+	ck_assert_int_eq(facts_parse_head(arr(11, str("x"), HEAD_PART),
+	    &head), -1);			/* line not a number */
+	ck_assert_int_eq(facts_parse_head(arr(11, num(-1), HEAD_PART),
+	    &head), -1);
+	ck_assert_int_eq(facts_parse_head(arr(11, num(0), num(1), num(2),
+	    str("1"), str("rate"), str("open"), str("x"), str("1"), str("0"),
 	    str("300"), str("")), &head), -1);	/* batch not a number */
 	ck_assert_int_eq(facts_parse_head(str("x"), &head), -1);
 }
