@@ -37,7 +37,8 @@ int facts_parse(const redisReply *r, struct facts *f);
  * by single spaces: "result token status n waiting", a result alone, or
  * "new" alone: the entry's own token (token, which the caller sent) took
  * the next place in line. Read the head into f once (its waiting is the
- * line's length), then each entry over a copy of it, with *line starting
+ * line's length), then each entry into the same f (an entry sets only the
+ * token's part: result, token, status, n, waiting), with *line starting
  * at the head's waiting: a bare "new" is ranked *line, which it then
  * counts. -1 when not so shaped.
  */

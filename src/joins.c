@@ -104,7 +104,7 @@ batch_done(const struct store_result *res, void *arg)
 	struct join_batch *b = arg;
 	const redisReply *r = res->reply;
 	struct store_result bad = { STORE_ERROR, NULL, NULL };
-	struct facts head, f;
+	struct facts f;
 	long long line;
 
 	/* Batches held back for this one go once the loop is back. */
@@ -115,14 +115,13 @@ batch_done(const struct store_result *res, void *arg)
 		return;
 	}
 	if (r->type != REDIS_REPLY_ARRAY || r->elements != (size_t)b->n + 1 ||
-	    facts_parse_head(r->element[0], &head) == -1) {
+	    facts_parse_head(r->element[0], &f) == -1) {
 		bad.error = "join.lua answered a batch of the wrong shape";
 		batch_answer(b, &bad);
 		return;
 	}
-	line = head.waiting;
+	line = f.waiting;
 	for (int i = 0; i < b->n; i++) {
-		f = head;
 		if (facts_parse_entry(r->element[i + 1], b->calls[i]->token,
 		    &line, &f) == -1)
 			f.result[0] = '\0';	/* answered as unexpected */

