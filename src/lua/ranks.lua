@@ -12,12 +12,15 @@ if not c then
   return { 'no_queue' }
 end
 local now = now_ms()
+-- The seen score as a string, written once: Redis would write a number out
+-- again (printf %.17g) for every member.
+local now_s = string.format('%d', now)
 local kinds, values, seen = {}, {}, {}
 for i, token in ipairs(ARGV) do
   local rank = redis.call('ZRANK', KEYS[3], token)
   if rank then
     kinds[i], values[i] = 'w', rank
-    seen[#seen + 1] = now
+    seen[#seen + 1] = now_s
     seen[#seen + 1] = token
   else
     local expiry = tonumber(redis.call('ZSCORE', KEYS[4], token))
