@@ -97,6 +97,24 @@ local function admitted_last_minute(stats, now)
   return sum
 end
 
+-- Active sessions ending at expiry for tokens, which leave the seen set:
+-- one ZADD and one ZREM per 1,000 tokens rather than per token (a call's
+-- arguments come from unpack, which the Lua stack bounds), with the score
+-- written once (Redis would write a number out again for every token).
+local function activate(tokens, expiry)
+  local score = string.format('%d', expiry)
+  for first = 1, #tokens, 1000 do
+    local last = math.min(first + 999, #tokens)
+    local args, k = {}, 0
+    for i = first, last do
+      args[k + 1], args[k + 2] = score, tokens[i]
+      k = k + 2
+    end
+    redis.call('ZADD', KEYS[4], unpack(args))
+    redis.call('ZREM', KEYS[5], unpack(tokens, first, last))
+  end
+end
+
 -- Move up to n of the first waiters into active sessions ending
 -- active_ttl from now, and announce them on the events channel as
 --   "entered <expiry_ms> <token> <token>..."
@@ -110,12 +128,10 @@ local function admit(n, now, c, channel)
   local expiry = now + (tonumber(c.active_ttl) or 300) * 1000
   local tokens = {}
   for i = 1, #popped, 2 do
-    local token = popped[i]
-    redis.call('ZADD', KEYS[4], expiry, token)
-    redis.call('ZREM', KEYS[5], token)
-    tokens[#tokens + 1] = token
+    tokens[#tokens + 1] = popped[i]
   end
   if #tokens > 0 then
+    activate(tokens, expiry)
     redis.call('HINCRBY', KEYS[6], 'admitted', #tokens)
     redis.call('HINCRBY', KEYS[6], 'rate_n', #tokens)
     count_admitted(KEYS[6], #tokens, now)
