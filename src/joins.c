@@ -150,12 +150,11 @@ batch_send(struct app *app, struct join_batch *b)
 			argv[nkeys++] = b->users[i];
 	argc = nkeys;
 	argv[argc++] = USER_KEY_TTL;
-	argv[argc++] = num[0];
-	decimal_str(num[0], nkeys - API_QUEUE_KEYS);
+	argv[argc++] = decimal_str(num[0], nkeys - API_QUEUE_KEYS);
 	for (int i = 0; i < b->n; i++)
 		if (b->users[i]) {
-			decimal_str(num[++nusers], i + 1);
-			argv[argc++] = num[nusers];
+			nusers++;
+			argv[argc++] = decimal_str(num[nusers], i + 1);
 		}
 	for (int i = 0; i < b->n; i++)
 		argv[argc++] = b->calls[i]->token;

@@ -44,12 +44,11 @@ local cap = tonumber(c.max_waiting) or 0
 local seq = redis.call('INCRBY', KEYS[2], n) - n
 local joined = 0
 -- The new places go into the line with one ZADD at the end (and into the
--- seen set with another: now as a string, which Redis would otherwise
--- write out for every member); until then, pending[token] is the rank of
--- a token a user key names (no other token can be asked for again within
--- the batch).
+-- seen set with another, all scored now_s); until then, pending[token] is
+-- the rank of a token a user key names (no other token can be asked for
+-- again within the batch).
 local places, seen, pending, np = {}, {}, {}, 0
-local now_s = string.format('%d', now)
+local now_s = ms_text(now)
 
 -- An entry with a place (built as a string at once: cheaper than a table
 -- Redis then walks).

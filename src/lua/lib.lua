@@ -10,6 +10,13 @@ local function now_ms()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
+-- A time in ms as text, for a score that many members share: Redis writes
+-- a Lua number argument out anew (printf %.17g) for every place it takes
+-- in a call, so the text is written once instead.
+local function ms_text(ms)
+  return string.format('%d', ms)
+end
+
 -- The queue's configuration, or nil when there is no such queue. Built
 -- whole by one constructor, in the order HMGET names the fields: a table
 -- filled field by field grows five times, which cost every script run a
@@ -99,10 +106,9 @@ end
 
 -- Active sessions ending at expiry for tokens, which leave the seen set:
 -- one ZADD and one ZREM per 1,000 tokens rather than per token (a call's
--- arguments come from unpack, which the Lua stack bounds), with the score
--- written once (Redis would write a number out again for every token).
+-- arguments come from unpack, which the Lua stack bounds).
 local function activate(tokens, expiry)
-  local score = string.format('%d', expiry)
+  local score = ms_text(expiry)
   for first = 1, #tokens, 1000 do
     local last = math.min(first + 999, #tokens)
     local args, k = {}, 0

@@ -12,9 +12,7 @@ if not c then
   return { 'no_queue' }
 end
 local now = now_ms()
--- The seen score as a string, written once: Redis would write a number out
--- again (printf %.17g) for every member.
-local now_s = string.format('%d', now)
+local now_s = ms_text(now)
 local kinds, values, seen = {}, {}, {}
 for i, token in ipairs(ARGV) do
   local rank = redis.call('ZRANK', KEYS[3], token)
