@@ -47,12 +47,18 @@ def join_request(queue, user=None):
             % (queue, len(body), body)).encode()
 
 
-def wait_file(path):
-    deadline = time.monotonic() + TIMEOUT
-    while not os.path.exists(path):
-        if time.monotonic() > deadline:
-            sys.exit("burst.py: no %s within %d s" % (path, TIMEOUT))
+def poll(done, until, failure):
+    """Poll done() every 10 ms until it is true; exit with failure once
+    the monotonic clock passes until."""
+    while not done():
+        if time.monotonic() >= until:
+            sys.exit("burst.py: " + failure)
         time.sleep(0.01)
+
+
+def wait_file(path):
+    poll(lambda: os.path.exists(path), time.monotonic() + TIMEOUT,
+         "no %s within %d s" % (path, TIMEOUT))
 
 
 def joins(port, path, sent, ready=None):
@@ -88,9 +94,9 @@ def stall_redis(rport, ms):
     r = socket.create_connection(("127.0.0.1", rport), TIMEOUT)
     r.sendall(("*3\r\n$4\r\nEVAL\r\n$%d\r\n%s\r\n$1\r\n0\r\n"
                % (len(script), script)).encode())
-    # Not a wait for a condition: a busy Redis answers nobody, so its
-    # start cannot be seen. 50 ms of a stall of 1500 ms or so.
-    time.sleep(0.05)
+    # A busy Redis answers nobody, but once it has read the EVAL it runs
+    # it before reading anything else.
+    wait_read(rport, r, time.monotonic() + ms / 2000)
     return r
 
 
@@ -138,11 +144,9 @@ def batches(log, queue):
 
 
 def wait_sent(log, queue, before, until):
-    """Poll log until a new run of queue's joins shows, or the deadline."""
-    while batches(log, queue) == before:
-        if time.monotonic() >= until:
-            sys.exit("burst.py: the join never went to Redis")
-        time.sleep(0.01)
+    """Until a new run of queue's joins shows in log, or the deadline."""
+    poll(lambda: batches(log, queue) != before, until,
+         "the join never went to Redis")
 
 
 def stalled(port, rport, ms, action, queue, log):
@@ -174,7 +178,7 @@ def stalled(port, rport, ms, action, queue, log):
 
 
 def unread(port, s):
-    """Bytes the daemon (on port) has not yet read from the connection s,
+    """Bytes the server on port has not yet read from the connection s,
     from its socket's receive queue in /proc/net/tcp; None if not found."""
     local = "0100007F:%04X" % port
     remote = "0100007F:%04X" % s.getsockname()[1]
@@ -187,12 +191,10 @@ def unread(port, s):
 
 
 def wait_read(port, s, until):
-    """Poll until the daemon has read everything sent on s, or the
+    """Until the server on port has read everything sent on s, or the
     deadline."""
-    while unread(port, s) != 0:
-        if time.monotonic() >= until:
-            sys.exit("burst.py: the daemon never read the join")
-        time.sleep(0.01)
+    poll(lambda: unread(port, s) == 0, until,
+         "the server on port %d never read what was sent" % port)
 
 
 def stall_over(r):
