@@ -11,11 +11,9 @@
 #include <event2/event.h>
 
 #include "admission.h"
-#include "api.h"
 #include "conf.h"
-#include "keys.h"
 #include "log.h"
-#include "store.h"
+#include "qstore.h"
 #include "validate.h"
 
 struct tick {
@@ -33,7 +31,6 @@ struct admission {
 	struct tick *ticks;
 	struct event *sync;
 	int sync_inflight;
-	char registry[KEYS_MAX];
 };
 
 static void
@@ -55,56 +52,35 @@ tick_free(struct tick *t)
 	free(t);
 }
 
-static long long
-tick_num(const redisReply *r, size_t i)
-{
-	return r->element[i]->type == REDIS_REPLY_INTEGER ?
-	    r->element[i]->integer : -1;
-}
-
 static void
-tick_done(const struct store_result *res, void *arg)
+tick_done(enum result r, const struct tick_figures *f, void *arg)
 {
 	struct tick *t = arg;
-	const redisReply *r = res->reply;
 
 	t->inflight = 0;
 	if (t->dropped) {
 		tick_free(t);
 		return;
 	}
-	if (res->status != STORE_OK) {
-		if (res->status == STORE_ERROR)
-			log_error("event=tick_failed queue=%s error=\"%s\"",
-			    t->queue, res->error ? res->error : "");
+	/* NO_QUEUE: not written yet; errors were logged by qstore.c. */
+	if (r != RESULT_OK)
 		return;
-	}
-	if (r->type != REDIS_REPLY_ARRAY || r->elements != 4)
-		return;		/* { 'no_queue' }: not written yet */
-	if (tick_num(r, 0) > 0 || tick_num(r, 1) > 0 || tick_num(r, 2) > 0)
+	if (f->expired > 0 || f->abandoned > 0 || f->admitted > 0)
 		log_info("event=tick queue=%s expired=%lld abandoned=%lld "
-		    "admitted=%lld waiting=%lld", t->queue, tick_num(r, 0),
-		    tick_num(r, 1), tick_num(r, 2), tick_num(r, 3));
+		    "admitted=%lld waiting=%lld", t->queue, f->expired,
+		    f->abandoned, f->admitted, f->waiting);
 }
 
 static void
 tick_fire(evutil_socket_t fd, short what, void *arg)
 {
 	struct tick *t = arg;
-	struct app *app = t->a->app;
-	const char *argv[API_QUEUE_KEYS + 2];
-	struct queue_keys k;
-	char cap[16];
 
 	period_add(t->ev);
-	if (t->inflight || !store_is_ready(app->store))
+	if (t->inflight)
 		return;
-	api_queue_argv(app, t->queue, &k, argv);
-	snprintf(cap, sizeof cap, "%d", ADMISSION_CAP);
-	argv[API_QUEUE_KEYS] = k.events;
-	argv[API_QUEUE_KEYS + 1] = cap;
-	if (store_eval(app->store, LUA_TICK, API_QUEUE_KEYS,
-	    API_QUEUE_KEYS + 2, argv, NULL, tick_done, t) == 0)
+	if (qstore_tick(t->a->app->qstore, t->queue, ADMISSION_CAP, tick_done,
+	    t) == 0)
 		t->inflight = 1;
 }
 
@@ -169,20 +145,18 @@ admission_remove(struct admission *a, const char *queue)
 
 /* The registry's members: tick the new ones, stop the dropped ones. */
 static void
-sync_done(const struct store_result *res, void *arg)
+sync_done(enum result r, const char *const *names, size_t n, void *arg)
 {
 	struct admission *a = arg;
-	const redisReply *r = res->reply;
 	struct tick *t, *next;
 
 	a->sync_inflight = 0;
-	if (res->status != STORE_OK || r->type != REDIS_REPLY_ARRAY)
+	if (r != RESULT_OK)
 		return;
 	for (t = a->ticks; t; t = t->next)
 		t->listed = 0;
-	for (size_t i = 0; i < r->elements; i++)
-		if (r->element[i]->type == REDIS_REPLY_STRING)
-			admission_add(a, r->element[i]->str);
+	for (size_t i = 0; i < n; i++)
+		admission_add(a, names[i]);
 	for (t = a->ticks; t; t = next) {
 		next = t->next;
 		if (!t->listed)
@@ -194,12 +168,11 @@ static void
 sync_fire(evutil_socket_t fd, short what, void *arg)
 {
 	struct admission *a = arg;
-	const char *argv[] = { "SMEMBERS", a->registry };
 
 	period_add(a->sync);
-	if (a->sync_inflight || !store_is_ready(a->app->store))
+	if (a->sync_inflight)
 		return;
-	if (store_command(a->app->store, 2, argv, NULL, sync_done, a) == 0)
+	if (qstore_queues(a->app->qstore, sync_done, a) == 0)
 		a->sync_inflight = 1;
 }
 
@@ -212,7 +185,6 @@ admission_new(struct app *app)
 	if (a == NULL)
 		return NULL;
 	a->app = app;
-	keys_registry(a->registry, c->key_prefix);
 	if ((a->sync = evtimer_new(app->base, sync_fire, a)) == NULL)
 		goto fail;
 	period_add(a->sync);

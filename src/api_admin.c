@@ -11,124 +11,102 @@
 #include <event2/buffer.h>
 #include <jansson.h>
 
+#include "admin_view.h"
 #include "admission.h"
 #include "api.h"
-#include "conf.h"
-#include "figures.h"
 #include "http.h"
 #include "log.h"
 #include "metrics_share.h"
+#include "qstore.h"
 
 #define ADMIN_FIELDS_MAX 32	/* field/value pairs a PUT may carry */
 
-/* One queue's figures; live holds the streams of every worker. */
-static json_t *
-queue_entry(const redisReply *e, const char *name,
-    const struct mshare_live *live)
-{
-	struct figures f;
-
-	if (figures_parse(e, &f) == -1 || !f.exists)
-		return NULL;
-	return figures_json(&f, name, mshare_queue_streams(live, name));
-}
-
-static int
-show_shaped(struct api_call *c, const redisReply *r)
-{
-	if (r->type == REDIS_REPLY_ARRAY &&
-	    r->elements == ((struct show_call *)c)->n)
-		return 1;
-	http_send_error(c->req, 500, "internal",
-	    "the queue store answered something unexpected");
-	return 0;
-}
-
 static void
-list_done(struct api_call *c, const redisReply *r)
+list_done(enum result r, const char *const *names,
+    const struct queue_figures *f, size_t n, void *arg)
 {
-	struct show_call *sc = (struct show_call *)c;
+	struct api_call *c = arg;
 	const struct mshare_live *live;
-	json_t *queues = json_array(), *q;
+	json_t *queues;
 
-	if (!show_shaped(c, r)) {
-		json_decref(queues);
+	if (r != RESULT_OK) {
+		api_send_result(c, r);
+		free(c);
 		return;
 	}
 	live = api_live_total(c->app, NULL);
-	for (size_t i = 0; i < sc->n; i++)
-		if ((q = queue_entry(r->element[i], sc->names[i], live)) != NULL)
-			json_array_append_new(queues, q);
+	queues = json_array();
+	for (size_t i = 0; i < n; i++)
+		if (f[i].exists)
+			json_array_append_new(queues, admin_view_queue(&f[i],
+			    names[i], mshare_queue_streams(live, names[i])));
 	http_send_json(c->req, 200, json_pack("{s:o}", "queues", queues));
+	free(c);
+}
+
+static void
+show_done(enum result r, const char *const *names,
+    const struct queue_figures *f, size_t n, void *arg)
+{
+	struct api_call *c = arg;
+
+	if (r == RESULT_OK && (n != 1 || !f[0].exists))
+		r = RESULT_NO_QUEUE;
+	if (r != RESULT_OK)
+		api_send_result(c, r);
+	else
+		http_send_json(c->req, 200, admin_view_queue(&f[0], names[0],
+		    mshare_queue_streams(api_live_total(c->app, NULL),
+		    names[0])));
+	free(c);
+}
+
+/* GET /v1/admin/queues/{q}, or the list when queue is NULL. */
+static void
+admin_show(struct app *app, struct evhttp_request *req, const char *queue)
+{
+	const char *names[1] = { queue };
+	struct api_call *c = api_call_new(app, req, queue ? queue : "", NULL);
+
+	if (c != NULL)
+		api_call_sent(c, api_figures(app, queue ? names : NULL,
+		    queue ? 1 : 0, queue ? show_done : list_done, c));
 }
 
 void
 api_admin_list(struct app *app, struct evhttp_request *req,
-    const struct route_match *m)
+    const struct route_match *m, const char *client)
 {
-	api_show_run(app, req, NULL, 0, list_done);
-}
-
-static void
-show_done(struct api_call *c, const redisReply *r)
-{
-	json_t *q;
-
-	if (!show_shaped(c, r))
-		return;
-	if ((q = queue_entry(r->element[0], c->queue,
-	    api_live_total(c->app, NULL))) == NULL) {
-		api_reply_result(c, "no_queue");
-		return;
-	}
-	http_send_json(c->req, 200, q);
+	admin_show(app, req, NULL);
 }
 
 /* ---- PUT --------------------------------------------------------------- */
 
 struct put_args {
-	const char *argv[4 + 4 * ADMIN_FIELDS_MAX];
-	char *copies[2 * ADMIN_FIELDS_MAX];
-	int argc, ncopies;
+	const char *pairs[2 * ADMIN_FIELDS_MAX];
+	char *copies[ADMIN_FIELDS_MAX];
+	int n;
 };
 
 static void
-put_add(struct put_args *a, const char *key, const char *value)
+put_done(enum result r, const struct qconfig *config, void *arg)
 {
-	char *copy = strdup(value);
+	struct api_call *c = arg;
+	int created = r == RESULT_NEW;
 
-	if (copy == NULL)
-		return;
-	a->copies[a->ncopies++] = copy;
-	a->argv[a->argc++] = key;
-	a->argv[a->argc++] = copy;
-}
-
-static void
-put_add_field(const char *key, const char *value, void *arg)
-{
-	put_add(arg, key, value);
-}
-
-static void
-put_done(struct api_call *c, const redisReply *r)
-{
-	int created;
-
-	if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 ||
-	    r->element[0]->type != REDIS_REPLY_STRING ||
-	    r->element[1]->type != REDIS_REPLY_ARRAY) {
-		api_reply_result(c, "bad reply");
+	if (r != RESULT_OK && r != RESULT_NEW) {
+		api_send_result(c, r);
+		free(c);
 		return;
 	}
-	created = strcmp(r->element[0]->str, "created") == 0;
 	log_info("event=admin action=%s queue=%s", created ? "create" :
 	    "update", c->queue);
 	if (admission_add(c->app->admission, c->queue) == -1)
 		log_error("event=tick_start_failed queue=%s", c->queue);
 	http_send_json(c->req, created ? 201 : 200, json_pack("{s:s,s:s,s:o}",
-	    "queue", c->queue, "result", r->element[0]->str, "config",
-	    figures_config_json(r->element[1])));
+	    "queue", c->queue, "result", created ? "created" : "updated",
+	    "config", admin_view_config(config)));
+	free(c);
 }
 
 static void
@@ -203,7 +181,13 @@ put_body(struct evhttp_request *req, struct queue_conf *q,
 	json_object_foreach(*doc, key, v) {
 		if (put_field(req, q, key, v, text, sizeof text) == -1)
 			return -1;
-		put_add(a, key, text);
+		if ((a->copies[a->n] = strdup(text)) == NULL) {
+			http_send_error(req, 500, "internal", "out of memory");
+			return -1;
+		}
+		a->pairs[2 * a->n] = key;
+		a->pairs[2 * a->n + 1] = a->copies[a->n];
+		a->n++;
 	}
 	return 0;
 }
@@ -211,26 +195,19 @@ put_body(struct evhttp_request *req, struct queue_conf *q,
 static void
 admin_put(struct app *app, struct evhttp_request *req, const char *queue)
 {
-	struct put_args a = { .argc = 0 };
+	struct put_args a = { .n = 0 };
 	struct queue_conf q;
-	struct queue_keys k;
 	struct api_call *c;
-	char registry[KEYS_MAX], n[16];
 	json_t *doc = NULL;
 
 	conf_queue_init(&q, queue);
-	keys_queue(&k, app->conf->key_prefix, queue);
-	keys_registry(registry, app->conf->key_prefix);
-	a.argv[0] = k.config, a.argv[1] = registry, a.argv[2] = queue;
-	a.argv[3] = n, a.argc = 4;
 	if (put_body(req, &q, &a, &doc) == -1 ||
-	    (c = api_call_new(app, req, queue, put_done)) == NULL)
+	    (c = api_call_new(app, req, queue, NULL)) == NULL)
 		goto done;
-	snprintf(n, sizeof n, "%d", (a.argc - 4) / 2);
-	conf_queue_fields(&q, put_add_field, &a);
-	api_call_run(c, LUA_ADMIN_PUT, 2, a.argc, a.argv);
+	api_call_sent(c, qstore_put(app->qstore, queue, a.pairs, a.n, &q,
+	    put_done, c));
 done:
-	for (int i = 0; i < a.ncopies; i++)
+	for (int i = 0; i < a.n; i++)
 		free(a.copies[i]);
 	conf_queue_free(&q);
 	json_decref(doc);
@@ -239,49 +216,31 @@ done:
 /* ---- DELETE ---------------------------------------------------------- */
 
 static void
-drop_done(struct api_call *c, const redisReply *r)
+drop_done(enum result r, void *arg)
 {
-	if (r->type != REDIS_REPLY_ARRAY || r->elements != 1 ||
-	    r->element[0]->type != REDIS_REPLY_STRING ||
-	    strcmp(r->element[0]->str, "dropped") != 0) {
-		api_reply_result(c, r->type == REDIS_REPLY_ARRAY &&
-		    r->elements == 1 ? r->element[0]->str : "bad reply");
-		return;
+	struct api_call *c = arg;
+
+	if (r != RESULT_OK)
+		api_send_result(c, r);
+	else {
+		log_info("event=admin action=drop queue=%s", c->queue);
+		admission_remove(c->app->admission, c->queue);
+		http_send_empty(c->req, 204);
 	}
-	log_info("event=admin action=drop queue=%s", c->queue);
-	admission_remove(c->app->admission, c->queue);
-	http_send_empty(c->req, 204);
-}
-
-static void
-admin_drop(struct app *app, struct evhttp_request *req, const char *queue)
-{
-	const char *argv[API_QUEUE_KEYS + 3];
-	char registry[KEYS_MAX];
-	struct queue_keys k;
-	struct api_call *c;
-
-	if ((c = api_call_new(app, req, queue, drop_done)) == NULL)
-		return;
-	api_queue_argv(app, queue, &k, argv);
-	keys_registry(registry, app->conf->key_prefix);
-	argv[API_QUEUE_KEYS] = registry;
-	argv[API_QUEUE_KEYS + 1] = c->queue;
-	argv[API_QUEUE_KEYS + 2] = k.events;
-	api_call_run(c, LUA_ADMIN_DROP, API_QUEUE_KEYS + 1, API_QUEUE_KEYS + 3,
-	    argv);
+	free(c);
 }
 
 void
 api_admin_queue(struct app *app, struct evhttp_request *req,
-    const struct route_match *m)
+    const struct route_match *m, const char *client)
 {
-	const char *names[1] = { m->queue };
+	struct api_call *c;
 
 	if (m->method == RM_PUT)
 		admin_put(app, req, m->queue);
-	else if (m->method == RM_DELETE)
-		admin_drop(app, req, m->queue);
-	else
-		api_show_run(app, req, names, 1, show_done);
+	else if (m->method == RM_GET)
+		admin_show(app, req, m->queue);
+	else if ((c = api_call_new(app, req, m->queue, NULL)) != NULL)
+		api_call_sent(c, qstore_drop(app->qstore, c->queue, drop_done,
+		    c));
 }

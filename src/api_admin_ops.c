@@ -14,6 +14,7 @@
 #include "api.h"
 #include "http.h"
 #include "log.h"
+#include "qstore.h"
 
 #define PROMOTE_MAX ADMISSION_CAP	/* one script call moves no more */
 
@@ -28,79 +29,57 @@ static const struct {
 	{ ROUTE_ADMIN_OPEN, "open", "open", "closed" },
 };
 
-static int
-reply_is(const redisReply *r, size_t n, const char *first)
-{
-	return r->type == REDIS_REPLY_ARRAY && r->elements == n &&
-	    r->element[0]->type == REDIS_REPLY_STRING &&
-	    strcmp(r->element[0]->str, first) == 0;
-}
-
-/* A reply that is not the success expected: { 'no_queue' } and the like. */
 static void
-reply_other(struct api_call *c, const redisReply *r)
+state_done(enum result r, const char *before, const char *after, void *arg)
 {
-	api_reply_result(c, r->type == REDIS_REPLY_ARRAY && r->elements >= 1 &&
-	    r->element[0]->type == REDIS_REPLY_STRING ? r->element[0]->str :
-	    "bad reply");
-}
+	struct api_call *c = arg;
 
-static void
-state_done(struct api_call *c, const redisReply *r)
-{
-	if (!reply_is(r, 3, "ok") || r->element[1]->type != REDIS_REPLY_STRING ||
-	    r->element[2]->type != REDIS_REPLY_STRING) {
-		reply_other(c, r);
-		return;
+	if (r != RESULT_OK)
+		api_send_result(c, r);
+	else {
+		log_info("event=admin action=state queue=%s from=%s to=%s",
+		    c->queue, before, after);
+		http_send_json(c->req, 200, json_pack("{s:s,s:s,s:s}",
+		    "queue", c->queue, "state", after, "previous", before));
 	}
-	log_info("event=admin action=state queue=%s from=%s to=%s", c->queue,
-	    r->element[1]->str, r->element[2]->str);
-	http_send_json(c->req, 200, json_pack("{s:s,s:s,s:s}", "queue",
-	    c->queue, "state", r->element[2]->str, "previous",
-	    r->element[1]->str));
+	free(c);
 }
 
 void
 api_admin_state(struct app *app, struct evhttp_request *req,
-    const struct route_match *m)
+    const struct route_match *m, const char *client)
 {
-	const char *argv[3];
-	struct queue_keys k;
 	struct api_call *c;
 	size_t i = 0;
 
 	while (verbs[i].id != m->id)
 		i++;
-	if ((c = api_call_new(app, req, m->queue, state_done)) == NULL)
-		return;
-	keys_queue(&k, app->conf->key_prefix, m->queue);
-	argv[0] = k.config, argv[1] = verbs[i].to;
-	argv[2] = verbs[i].from ? verbs[i].from : "";
-	api_call_run(c, LUA_ADMIN_STATE, 1, 3, argv);
+	if ((c = api_call_new(app, req, m->queue, NULL)) != NULL)
+		api_call_sent(c, qstore_state(app->qstore, c->queue,
+		    verbs[i].to, verbs[i].from, state_done, c));
 }
 
 /* ---- promote ------------------------------------------------------------- */
 
 static void
-promote_done(struct api_call *c, const redisReply *r)
+promote_done(enum result r, const char *const *tokens, size_t n, void *arg)
 {
-	const redisReply *toks;
+	struct api_call *c = arg;
 	json_t *list;
 
-	if (!reply_is(r, 2, "ok") ||
-	    (toks = r->element[1])->type != REDIS_REPLY_ARRAY) {
-		reply_other(c, r);
+	if (r != RESULT_OK) {
+		api_send_result(c, r);
+		free(c);
 		return;
 	}
 	list = json_array();
-	for (size_t i = 0; i < toks->elements; i++)
-		if (toks->element[i]->type == REDIS_REPLY_STRING)
-			json_array_append_new(list,
-			    json_string(toks->element[i]->str));
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(list, json_string(tokens[i]));
 	log_info("event=admin action=promote queue=%s admitted=%zu", c->queue,
-	    toks->elements);
+	    n);
 	http_send_json(c->req, 200, json_pack("{s:s,s:I,s:o}", "queue",
-	    c->queue, "admitted", (json_int_t)toks->elements, "tokens", list));
+	    c->queue, "admitted", (json_int_t)n, "tokens", list));
+	free(c);
 }
 
 /* {"count": N}: N, or -1 after answering 400. */
@@ -134,51 +113,47 @@ promote_count(struct evhttp_request *req)
 
 void
 api_admin_promote(struct app *app, struct evhttp_request *req,
-    const struct route_match *m)
+    const struct route_match *m, const char *client)
 {
-	const char *argv[API_QUEUE_KEYS + 2];
-	struct queue_keys k;
 	struct api_call *c;
 	long count;
-	char n[16];
 
 	if ((count = promote_count(req)) == -1 ||
-	    (c = api_call_new(app, req, m->queue, promote_done)) == NULL)
+	    (c = api_call_new(app, req, m->queue, NULL)) == NULL)
 		return;
-	snprintf(n, sizeof n, "%ld", count);
-	api_queue_argv(app, m->queue, &k, argv);
-	argv[API_QUEUE_KEYS] = k.events;
-	argv[API_QUEUE_KEYS + 1] = n;
-	api_call_run(c, LUA_ADMIN_PROMOTE, API_QUEUE_KEYS, API_QUEUE_KEYS + 2,
-	    argv);
+	api_call_sent(c, qstore_promote(app->qstore, c->queue, count,
+	    promote_done, c));
 }
 
 /* ---- kick ------------------------------------------------------------ */
 
 static void
-kick_done(struct api_call *c, const redisReply *r)
+kick_done(enum result r, int was_active, void *arg)
 {
+	struct api_call *c = arg;
 	char tok[9];
 
-	if (!reply_is(r, 2, "removed")) {
-		reply_other(c, r);
+	if (r != RESULT_OK) {
+		api_send_result(c, r);
+		free(c);
 		return;
 	}
 	log_info("event=admin action=remove queue=%s token=%s was=%s",
-	    c->queue, log_tok(c->token, tok), r->element[1]->str);
-	if (strcmp(r->element[1]->str, "active") == 0)
-		api_session_ended(c);
+	    c->queue, log_tok(c->token, tok), was_active ? "active" :
+	    "waiting");
+	if (was_active)
+		api_session_ended(c->app, c->queue, c->token);
 	http_send_empty(c->req, 204);
+	free(c);
 }
 
 void
 api_admin_kick(struct app *app, struct evhttp_request *req,
-    const struct route_match *m)
+    const struct route_match *m, const char *client)
 {
-	struct api_call *c;
+	struct api_call *c = api_call_new(app, req, m->queue, m->token);
 
-	if ((c = api_call_new(app, req, m->queue, kick_done)) == NULL)
-		return;
-	snprintf(c->token, sizeof c->token, "%s", m->token);
-	api_end_session(c, LUA_ADMIN_KICK);
+	if (c != NULL)
+		api_call_sent(c, qstore_end(app->qstore, QS_KICK, c->queue,
+		    c->token, kick_done, c));
 }

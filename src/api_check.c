@@ -25,7 +25,7 @@
 #include "http.h"
 #include "log.h"
 #include "revoke.h"
-#include "store.h"
+#include "qstore.h"
 #include "validate.h"
 
 struct check_call {
@@ -65,16 +65,15 @@ check_allow(struct evhttp_request *req, const struct pass_claims *c)
 }
 
 static void
-check_revoked_done(const struct store_result *res, void *arg)
+check_revoked_done(enum result r, int revoked, void *arg)
 {
 	struct check_call *k = arg;
-	int revoked = 0;
 
-	if (res->status == STORE_OK && res->reply->type == REDIS_REPLY_INTEGER)
-		revoked = res->reply->integer > 0;
-	else
+	if (r != RESULT_OK) {
+		revoked = 0;
 		log_debug("event=check_unverified queue=%s reason=store",
 		    k->c.queue);
+	}
 	revoke_put(k->app->revoke, k->c.queue, k->c.token, revoked,
 	    check_now_ms());
 	if (revoked)
@@ -89,8 +88,6 @@ static void
 check_revocation(struct app *app, struct evhttp_request *req,
     const struct pass_claims *c)
 {
-	char key[KEYS_MAX + 48];
-	const char *argv[2] = { "EXISTS", key };
 	struct check_call *k;
 	int known = revoke_get(app->revoke, c->queue, c->token, check_now_ms());
 
@@ -106,9 +103,7 @@ check_revocation(struct app *app, struct evhttp_request *req,
 		return;
 	}
 	k->app = app, k->req = req, k->c = *c;
-	keys_revoked(key, sizeof key, app->conf->key_prefix, c->queue,
-	    c->token);
-	if (store_command(app->store, 2, argv, NULL, check_revoked_done,
+	if (qstore_revoked(app->qstore, c->queue, c->token, check_revoked_done,
 	    k) == -1) {
 		/* Not connected: the signature is all we can go by. */
 		check_allow(req, c);
@@ -154,8 +149,7 @@ check_queue_arg(struct evhttp_request *req, struct evkeyvalq *q,
 	}
 	*queue = evhttp_find_header(q, "queue");
 	if (*queue && !valid_queue_id(*queue)) {
-		http_send_error(req, 400, "bad_queue_id", "a queue id is 1 to "
-		    "64 of A-Z, a-z, 0-9, '_' and '-'");
+		http_send_bad_queue(req);
 		return -1;
 	}
 	return 0;
@@ -163,7 +157,7 @@ check_queue_arg(struct evhttp_request *req, struct evkeyvalq *q,
 
 void
 api_check(struct app *app, struct evhttp_request *req,
-    const struct route_match *m)
+    const struct route_match *m, const char *client)
 {
 	struct evkeyvalq q = { NULL, NULL };
 	const char *queue, *pass = NULL;

@@ -1,32 +1,31 @@
 /*
  * api_events.c: GET /v1/queues/{q}/tokens/{t}/events, the live stream of
  * a token. One status call decides how it starts: a waiting token gets a
- * stream (broadcast.c), an active one gets `entered` at once, an unknown
- * one a 404.
+ * stream (streams.c), an active one gets `entered` at once, an unknown
+ * one a 404. Streams are counted per client address, the one http.c
+ * resolved behind trusted_proxies.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <event2/http.h>
-#include <jansson.h>
 
 #include "api.h"
-#include "broadcast.h"
-#include "conf.h"
-#include "facts.h"
 #include "http.h"
+#include "qstore.h"
 #include "sse.h"
+#include "streams.h"
 
 struct events_call {
-	struct api_call call;	/* first: api.c frees it as an api_call */
+	struct api_call call;	/* first */
 	struct ipslot *slot;
 	unsigned long last_id;
 };
 
 /* An already admitted token: one `entered`, and the stream ends. */
 static void
-events_entered(struct api_call *c, const struct facts *f,
+events_entered(struct api_call *c, const struct standing *s,
     unsigned long last_id)
 {
 	struct stream st = { 0 };
@@ -34,7 +33,7 @@ events_entered(struct api_call *c, const struct facts *f,
 	char *data, pass[PASS_MAX];
 
 	st.id = (uint32_t)last_id;
-	facts_status(f, c->queue, &ts);
+	standing_status(s, c->queue, &ts);
 	api_pass_attach(c->app, &ts, pass);
 	sse_open(&st, c->req, c->app->conf->push_interval * 1000, 30, NULL);
 	if ((data = reply_status_text(&ts)) != NULL)
@@ -44,29 +43,21 @@ events_entered(struct api_call *c, const struct facts *f,
 }
 
 static void
-events_done(struct api_call *c, const redisReply *r)
+events_done(enum result r, const struct standing *s, void *arg)
 {
-	struct events_call *e = (struct events_call *)c;
-	struct facts f;
+	struct events_call *e = arg;
+	struct api_call *c = &e->call;
 
-	if (facts_parse(r, &f) == -1 || strcmp(f.result, "ok") != 0) {
-		broadcast_unreserve(c->app->broadcast, e->slot);
-		api_reply_result(c, f.result);
-		return;
-	}
-	if (strcmp(f.status, "active") == 0) {
-		broadcast_unreserve(c->app->broadcast, e->slot);
-		events_entered(c, &f, e->last_id);
-		return;
-	}
-	broadcast_start(c->app->broadcast, c->req, c->queue, c->token, &f,
-	    e->last_id, e->slot);
-}
-
-static void
-events_fail(struct api_call *c)
-{
-	broadcast_unreserve(c->app->broadcast, ((struct events_call *)c)->slot);
+	if (r != RESULT_OK) {
+		streams_unreserve(c->app->streams, e->slot);
+		api_send_result(c, r);
+	} else if (s->active) {
+		streams_unreserve(c->app->streams, e->slot);
+		events_entered(c, s, e->last_id);
+	} else
+		streams_start(c->app->streams, c->req, c->queue, c->token, s,
+		    e->last_id, e->slot);
+	free(e);
 }
 
 /* Last-Event-ID orders events only; a bad one is ignored. */
@@ -87,16 +78,10 @@ events_last_id(struct evhttp_request *req)
 
 static int
 events_reserve(struct app *app, struct evhttp_request *req,
-    struct ipslot **slot)
+    const char *client, struct ipslot **slot)
 {
-	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
-	char *addr = NULL;
-	ev_uint16_t port;
-	int rc;
+	int rc = streams_reserve(app->streams, client, slot);
 
-	if (evcon)
-		evhttp_connection_get_peer(evcon, &addr, &port);
-	rc = broadcast_reserve(app->broadcast, addr ? addr : "?", slot);
 	if (rc == 0)
 		return 0;
 	evhttp_add_header(evhttp_request_get_output_headers(req),
@@ -112,28 +97,27 @@ events_reserve(struct app *app, struct evhttp_request *req,
 
 void
 api_events(struct app *app, struct evhttp_request *req,
-    const struct route_match *m)
+    const struct route_match *m, const char *client)
 {
 	struct events_call *e = calloc(1, sizeof *e);
-	const char *argv[API_QUEUE_KEYS + 1];
-	struct queue_keys k;
 
 	if (e == NULL) {
 		http_send_error(req, 500, "internal", "out of memory");
 		return;
 	}
-	if (events_reserve(app, req, &e->slot) == -1) {
+	if (events_reserve(app, req, client, &e->slot) == -1) {
 		free(e);
 		return;
 	}
-	e->call.app = app, e->call.req = req, e->call.done = events_done;
+	e->call.app = app, e->call.req = req;
 	e->last_id = events_last_id(req);
 	strcpy(e->call.queue, m->queue);
 	strcpy(e->call.token, m->token);
-	api_queue_argv(app, m->queue, &k, argv);
-	argv[API_QUEUE_KEYS] = e->call.token;
-	e->call.fail = events_fail;
-	e->call.stream = 1;
-	api_call_run(&e->call, LUA_STATUS, API_QUEUE_KEYS, API_QUEUE_KEYS + 1,
-	    argv);
+	/* No http_await: the answer may be a stream. */
+	if (qstore_status(app->qstore, m->queue, m->token, events_done,
+	    e) == -1) {
+		streams_unreserve(app->streams, e->slot);
+		api_send_result(&e->call, RESULT_UNAVAILABLE);
+		free(e);
+	}
 }

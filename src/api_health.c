@@ -10,14 +10,14 @@
 
 void
 api_healthz(struct app *app, struct evhttp_request *req,
-    const struct route_match *m)
+    const struct route_match *m, const char *client)
 {
 	http_send_json(req, 200, json_pack("{s:s}", "status", "ok"));
 }
 
 void
 api_readyz(struct app *app, struct evhttp_request *req,
-    const struct route_match *m)
+    const struct route_match *m, const char *client)
 {
 	if (app->draining) {
 		evhttp_add_header(evhttp_request_get_output_headers(req),

@@ -2,7 +2,7 @@
  * api_limits.c: what a join must pass before it may touch Redis: the
  * browser-origin rule (origin.c: 403 forbidden_origin) and
  * join_rate_per_ip (ratelimit.c: 429 rate_limited with Retry-After), for
- * the client address clientaddr.c finds behind trusted proxies.
+ * the client address http.c resolved behind trusted proxies.
  */
 #include <stdio.h>
 #include <sys/time.h>
@@ -10,7 +10,6 @@
 #include <event2/http.h>
 
 #include "api.h"
-#include "clientaddr.h"
 #include "conf.h"
 #include "http.h"
 #include "log.h"
@@ -33,37 +32,22 @@ api_join_origin(struct app *app, struct evhttp_request *req)
 	return -1;
 }
 
-void
-api_client_addr(struct app *app, struct evhttp_request *req,
-    char out[CLIENTADDR_MAX])
-{
-	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
-	char *peer = NULL;
-	ev_uint16_t port;
-
-	if (evcon)
-		evhttp_connection_get_peer(evcon, &peer, &port);
-	clientaddr_pick(app->trusted, peer ? peer : "?",
-	    evhttp_find_header(evhttp_request_get_input_headers(req),
-	    "X-Forwarded-For"), out);
-}
-
 int
-api_join_rate(struct app *app, struct evhttp_request *req)
+api_join_rate(struct app *app, struct evhttp_request *req,
+    const char *client)
 {
-	char addr[CLIENTADDR_MAX], retry[24];
+	char retry[24];
 	struct timeval tv;
 	long wait;
 
 	if (app->ratelimit == NULL || app->conf->join_rate_per_ip <= 0)
 		return 0;
-	api_client_addr(app, req, addr);
 	gettimeofday(&tv, NULL);
-	wait = ratelimit_take(app->ratelimit, addr,
+	wait = ratelimit_take(app->ratelimit, client,
 	    (long long)tv.tv_sec * 1000 + tv.tv_usec / 1000);
 	if (wait == 0)
 		return 0;
-	log_debug("event=join_rate_limited addr=%s", addr);
+	log_debug("event=join_rate_limited addr=%s", client);
 	snprintf(retry, sizeof retry, "%ld", wait);
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "Retry-After", retry);

@@ -11,8 +11,8 @@
 #include <event2/buffer.h>
 
 #include "api.h"
-#include "broadcast.h"
-#include "figures.h"
+#include "admin_view.h"
+#include "streams.h"
 #include "http.h"
 #include "metrics.h"
 #include "metrics_share.h"
@@ -28,10 +28,10 @@ api_metrics_publish(struct app *app)
 	const char *name;
 	size_t i, streams;
 
-	live.streams = broadcast_count(app->broadcast);
+	live.streams = streams_count(app->streams);
 	live.reconnects_commands = store_reconnects(app->store);
-	live.reconnects_subscriber = broadcast_reconnects(app->broadcast);
-	for (i = 0; i < MSHARE_QUEUES && broadcast_queue_at(app->broadcast, i,
+	live.reconnects_subscriber = streams_reconnects(app->streams);
+	for (i = 0; i < MSHARE_QUEUES && streams_queue_at(app->streams, i,
 	    &name, &streams) == 0; i++) {
 		snprintf(live.queues[i].name, sizeof live.queues[i].name, "%s",
 		    name);
@@ -83,46 +83,49 @@ metrics_send(struct app *app, struct evhttp_request *req,
 }
 
 static void
-metrics_done(struct api_call *c, const redisReply *r)
+metrics_done(enum result r, const char *const *names,
+    const struct queue_figures *f, size_t n, void *arg)
 {
-	struct show_call *sc = (struct show_call *)c;
-	struct metrics_queue *qs = calloc(sc->n ? sc->n : 1, sizeof *qs);
-	size_t n = 0;
+	struct api_call *c = arg;
+	struct metrics_queue *qs = calloc(n ? n : 1, sizeof *qs);
+	size_t k = 0;
 
-	if (qs == NULL || r->type != REDIS_REPLY_ARRAY ||
-	    r->elements != sc->n) {
+	if (qs == NULL || r != RESULT_OK) {
 		free(qs);
-		http_send_error(c->req, 500, "internal",
-		    "the queue store answered something unexpected");
+		api_send_result(c, qs ? r : RESULT_ERROR);
+		free(c);
 		return;
 	}
-	for (size_t i = 0; i < sc->n; i++) {
-		struct metrics_queue *q = &qs[n];
-		struct figures f;
+	for (size_t i = 0; i < n; i++) {
+		struct metrics_queue *q = &qs[k];
 		const char *state;
 
-		if (figures_parse(r->element[i], &f) == -1 || !f.exists)
+		if (!f[i].exists)
 			continue;
-		state = figures_config(&f, "state");
-		q->name = sc->names[i];
+		state = admin_view_field(&f[i].config, "state");
+		q->name = names[i];
 		q->state = state ? state : "open";
-		q->waiting = f.waiting, q->active = f.active;
-		q->last_minute = f.last_minute;
-		memcpy(q->totals, f.totals, sizeof q->totals);
-		n++;
+		q->waiting = f[i].waiting, q->active = f[i].active;
+		q->last_minute = f[i].last_minute;
+		memcpy(q->totals, f[i].totals, sizeof q->totals);
+		k++;
 	}
-	metrics_send(c->app, c->req, qs, n);
+	metrics_send(c->app, c->req, qs, k);
 	free(qs);
+	free(c);
 }
 
 void
 api_metrics(struct app *app, struct evhttp_request *req,
-    const struct route_match *m)
+    const struct route_match *m, const char *client)
 {
+	struct api_call *c;
+
 	/* Without Redis, the process's own figures still tell what is wrong. */
 	if (!store_is_ready(app->store)) {
 		metrics_send(app, req, NULL, 0);
 		return;
 	}
-	api_show_run(app, req, NULL, 0, metrics_done);
+	if ((c = api_call_new(app, req, "", NULL)) != NULL)
+		api_call_sent(c, api_figures(app, NULL, 0, metrics_done, c));
 }

@@ -17,8 +17,8 @@
 
 #include "api.h"
 #include "conf.h"
-#include "joins.h"
-#include "facts.h"
+#include "join_batch.h"
+#include "qstore.h"
 #include "http.h"
 #include "log.h"
 #include "page.h"
@@ -27,7 +27,7 @@
 #define PAGE_REFRESH_MIN 5	/* seconds between reloads without script */
 
 struct page_call {
-	struct api_call call;	/* first: api.c frees it as an api_call */
+	struct api_call call;
 	enum lang lang;
 };
 
@@ -75,103 +75,91 @@ page_refresh(const struct app *app)
 	return n < PAGE_REFRESH_MIN ? PAGE_REFRESH_MIN : (int)n;
 }
 
-/* Redis did not answer, or failed: the page says so and tries again. */
+/*
+ * What the queue store said, when it is not a page of the line: as the
+ * API answers it (result.h), as a page. When Redis did not answer or
+ * failed, the page says so and reloads itself.
+ */
 static void
-page_error(struct api_call *c, int code)
+page_result(struct page_call *p, enum result r)
 {
-	struct page_call *p = (struct page_call *)c;
+	const struct result_answer *a = result_answer(r);
 	struct page_view v;
 
-	page_view_init(&v, p, "unavailable");
-	v.refresh = page_refresh(c->app);
-	if (code == 503)
-		evhttp_add_header(evhttp_request_get_output_headers(c->req),
-		    "Retry-After", "1");
-	page_send(p, code, &v);
-}
-
-/* The script's other results, as pages. */
-static void
-page_result(struct page_call *p, const char *result)
-{
-	if (strcmp(result, "no_queue") == 0)
-		page_say(p, 404, "notfound");
-	else if (strcmp(result, "gone") == 0)
-		page_say(p, 404, "gone");
-	else if (strcmp(result, "closed") == 0)
-		page_say(p, 409, "closed");
-	else if (strcmp(result, "full") == 0) {
+	page_view_init(&v, p, a->page_state);
+	if (r == RESULT_UNAVAILABLE || r == RESULT_ERROR)
+		v.refresh = page_refresh(p->call.app);
+	if (a->retry_after)
 		evhttp_add_header(evhttp_request_get_output_headers(
-		    p->call.req), "Retry-After", "10");
-		page_say(p, 503, "full");
-	} else {
-		log_error("event=bad_script_reply queue=%s result=%s",
-		    p->call.queue, result);
-		page_error(&p->call, 500);
-	}
+		    p->call.req), "Retry-After", a->retry_after);
+	page_send(p, a->status, &v);
 }
 
 static void
-page_summary_done(struct api_call *c, const redisReply *r)
+page_summary_done(enum result r, const struct standing *s, void *arg)
 {
-	struct page_call *p = (struct page_call *)c;
+	struct page_call *p = arg;
 	struct page_view v;
-	struct facts f;
 
-	if (facts_parse(r, &f) == -1 || strcmp(f.result, "ok") != 0) {
-		page_result(p, f.result);
-		return;
+	if (r != RESULT_OK)
+		page_result(p, r);
+	else {
+		page_view_init(&v, p, s->q.state == STATE_CLOSED ? "closed" :
+		    "join");
+		v.waiting = s->waiting;
+		page_send(p, s->q.state == STATE_CLOSED ? 409 : 200, &v);
 	}
-	page_view_init(&v, p, f.q.state == STATE_CLOSED ? "closed" : "join");
-	v.waiting = f.waiting;
-	page_send(p, f.q.state == STATE_CLOSED ? 409 : 200, &v);
+	free(p);
 }
 
 static void
-page_status_done(struct api_call *c, const redisReply *r)
+page_status_done(enum result r, const struct standing *s, void *arg)
 {
-	struct page_call *p = (struct page_call *)c;
+	struct page_call *p = arg;
 	struct token_status st;
 	struct page_view v;
-	struct facts f;
 	char *url = NULL;
 
-	if (facts_parse(r, &f) == -1 || strcmp(f.result, "ok") != 0) {
-		page_result(p, f.result);
+	if (r != RESULT_OK) {
+		page_result(p, r);
+		free(p);
 		return;
 	}
-	facts_status(&f, c->queue, &st);
+	standing_status(s, p->call.queue, &st);
 	page_view_init(&v, p, st.active ? "active" : "waiting");
 	v.waiting = st.waiting;
 	if (st.active) {
 		if (st.redirect)
 			v.redirect = url = page_redirect_url(st.redirect,
-			    c->token);
+			    p->call.token);
 	} else {
 		v.position = st.position;
 		v.eta = st.eta_seconds;
-		v.refresh = page_refresh(c->app);
+		v.refresh = page_refresh(p->call.app);
 	}
 	page_send(p, 200, &v);
 	free(url);
+	free(p);
 }
 
 static void
-page_joined(struct api_call *c, const struct facts *f)
+page_joined(enum result r, const struct standing *s, void *arg)
 {
-	struct page_call *p = (struct page_call *)c;
+	struct page_call *p = arg;
+	struct api_call *c = &p->call;
 	char loc[CONF_QUEUE_ID_MAX + 80];
 
-	if (strcmp(f->result, "new") != 0 &&
-	    strcmp(f->result, "existing") != 0) {
-		page_result(p, f->result);
+	if (r != RESULT_NEW && r != RESULT_EXISTING) {
+		page_result(p, r);
+		free(p);
 		return;
 	}
 	snprintf(loc, sizeof loc, "/q/%s?token=%s&lang=%s", c->queue,
-	    f->token, lang_code(p->lang));
+	    s->token, lang_code(p->lang));
 	evhttp_add_header(evhttp_request_get_output_headers(c->req),
 	    "Location", loc);
 	http_send_html(c->req, 303, "", 0);
+	free(p);
 }
 
 static void
@@ -181,7 +169,12 @@ page_join(struct page_call *p)
 
 	uuid_generate_random(uu);
 	uuid_unparse_lower(uu, p->call.token);
-	joins_add(p->call.app->joins, &p->call, NULL, page_joined);
+	http_await(p->call.req);
+	if (join_batch_add(p->call.app->join_batch, p->call.queue,
+	    p->call.token, NULL, page_joined, p) == -1) {
+		page_result(p, RESULT_ERROR);
+		free(p);
+	}
 }
 
 /* ?token= and ?lang= of the page's address. */
@@ -209,27 +202,21 @@ page_query(struct evhttp_request *req, struct page_call *p, int *bad_token)
 
 void
 api_page(struct app *app, struct evhttp_request *req,
-    const struct route_match *m)
+    const struct route_match *m, const char *client)
 {
-	struct page_call *p = calloc(1, sizeof *p);
-	const char *argv[API_QUEUE_KEYS + 1];
-	struct queue_keys k;
-	int bad_token;
+	struct page_call *p;
+	int bad_token, rc;
 
-	if (m->method == RM_POST && api_join_origin(app, req) == -1) {
-		free(p);
+	if (m->method == RM_POST && api_join_origin(app, req) == -1)
 		return;
-	}
-	if (p == NULL) {
+	if ((p = calloc(1, sizeof *p)) == NULL) {
 		http_send_error(req, 500, "internal", "out of memory");
 		return;
 	}
 	p->call.app = app, p->call.req = req;
-	p->call.answer_error = page_error;
 	strcpy(p->call.queue, m->queue);
 	page_query(req, p, &bad_token);
 	if (m->method == RM_POST) {
-		p->call.token[0] = '\0';
 		page_join(p);
 		return;
 	}
@@ -238,16 +225,21 @@ api_page(struct app *app, struct evhttp_request *req,
 		free(p);
 		return;
 	}
-	p->call.done = p->call.token[0] ? page_status_done : page_summary_done;
-	api_queue_argv(app, m->queue, &k, argv);
-	argv[API_QUEUE_KEYS] = p->call.token;
-	api_call_run(&p->call, p->call.token[0] ? LUA_STATUS : LUA_SUMMARY,
-	    API_QUEUE_KEYS, API_QUEUE_KEYS + (p->call.token[0] ? 1 : 0), argv);
+	rc = p->call.token[0] ?
+	    qstore_status(app->qstore, m->queue, p->call.token,
+	    page_status_done, p) :
+	    qstore_summary(app->qstore, m->queue, page_summary_done, p);
+	if (rc == -1) {
+		page_result(p, RESULT_UNAVAILABLE);
+		free(p);
+		return;
+	}
+	http_await(req);
 }
 
 void
 api_asset(struct app *app, struct evhttp_request *req,
-    const struct route_match *m)
+    const struct route_match *m, const char *client)
 {
 	const struct page_file *f = page_file(m->file);
 

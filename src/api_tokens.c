@@ -12,43 +12,45 @@
 #include <uuid/uuid.h>
 
 #include "api.h"
-#include "conf.h"
-#include "facts.h"
 #include "http.h"
-#include "joins.h"
+#include "join_batch.h"
 #include "log.h"
+#include "qstore.h"
 #include "validate.h"
 
 static void
-status_reply(struct api_call *c, const struct facts *f, int code)
+status_reply(struct api_call *c, const struct standing *s, int code)
 {
 	struct token_status st;
 	char pass[PASS_MAX];
 
-	facts_status(f, c->queue, &st);
+	standing_status(s, c->queue, &st);
 	api_pass_attach(c->app, &st, pass);
 	api_pass_cookie(c->app, c->req, &st);
 	http_send_text(c->req, code, reply_status_text(&st));
 }
 
 static void
-join_done(struct api_call *c, const struct facts *f)
+join_done(enum result r, const struct standing *s, void *arg)
 {
+	struct api_call *c = arg;
 	char tok[9];
 
-	if (strcmp(f->result, "new") != 0 &&
-	    strcmp(f->result, "existing") != 0) {
-		api_reply_result(c, f->result);
+	if (r != RESULT_NEW && r != RESULT_EXISTING) {
+		api_send_result(c, r);
+		free(c);
 		return;
 	}
-	if (strcmp(f->status, "active") == 0)
-		log_debug("event=join queue=%s token=%s result=%s status=active",
-		    c->queue, log_tok(f->token, tok), f->result);
+	if (s->active)
+		log_debug("event=join queue=%s token=%s result=%s "
+		    "status=active", c->queue, log_tok(s->token, tok),
+		    r == RESULT_NEW ? "new" : "existing");
 	else
 		log_debug("event=join queue=%s token=%s result=%s "
-		    "position=%lld", c->queue, log_tok(f->token, tok),
-		    f->result, f->n + 1);
-	status_reply(c, f, strcmp(f->result, "new") == 0 ? 201 : 200);
+		    "position=%lld", c->queue, log_tok(s->token, tok),
+		    r == RESULT_NEW ? "new" : "existing", s->n + 1);
+	status_reply(c, s, result_answer(r)->status);
+	free(c);
 }
 
 /*
@@ -88,7 +90,7 @@ join_body(struct evhttp_request *req, json_t **doc, const char **user)
 
 void
 api_join(struct app *app, struct evhttp_request *req,
-    const struct route_match *m)
+    const struct route_match *m, const char *client)
 {
 	struct api_call *c;
 	const char *user;
@@ -96,67 +98,67 @@ api_join(struct app *app, struct evhttp_request *req,
 	uuid_t uu;
 
 	if (api_join_origin(app, req) == -1 ||
-	    join_body(req, &doc, &user) == -1 || api_join_rate(app, req) == -1)
-		goto done;
-	if ((c = api_call_new(app, req, m->queue, NULL)) == NULL)
+	    join_body(req, &doc, &user) == -1 ||
+	    api_join_rate(app, req, client) == -1 ||
+	    (c = api_call_new(app, req, m->queue, NULL)) == NULL)
 		goto done;
 	uuid_generate_random(uu);
 	uuid_unparse_lower(uu, c->token);
-	joins_add(app->joins, c, user, join_done);
+	/* Before the add: a full batch is sent, and may be answered, in it. */
+	http_await(req);
+	if (join_batch_add(app->join_batch, c->queue, c->token, user,
+	    join_done, c) == -1) {
+		http_send_error(req, 500, "internal", "out of memory");
+		free(c);
+	}
 done:
 	json_decref(doc);
 }
 
 static void
-status_done(struct api_call *c, const redisReply *r)
+status_done(enum result r, const struct standing *s, void *arg)
 {
-	struct facts f;
+	struct api_call *c = arg;
 
-	if (facts_parse(r, &f) == -1 || strcmp(f.result, "ok") != 0) {
-		api_reply_result(c, f.result);
-		return;
-	}
-	status_reply(c, &f, 200);
+	if (r == RESULT_OK)
+		status_reply(c, s, 200);
+	else
+		api_send_result(c, r);
+	free(c);
 }
 
 static void
-leave_done(struct api_call *c, const redisReply *r)
+leave_done(enum result r, int was_active, void *arg)
 {
-	struct facts f;
+	struct api_call *c = arg;
 	char tok[9];
 
-	if (facts_parse(r, &f) == -1 || strcmp(f.result, "left") != 0) {
-		api_reply_result(c, f.result);
+	if (r != RESULT_OK) {
+		api_send_result(c, r);
+		free(c);
 		return;
 	}
 	log_debug("event=leave queue=%s token=%s", c->queue,
 	    log_tok(c->token, tok));
-	if (r->elements >= 2 && r->element[1]->type == REDIS_REPLY_STRING &&
-	    strcmp(r->element[1]->str, "active") == 0)
-		api_session_ended(c);
+	if (was_active)
+		api_session_ended(c->app, c->queue, c->token);
 	http_send_empty(c->req, 204);
+	free(c);
 }
 
 /* GET: where the token stands; DELETE: leave the line or end the session. */
 void
 api_token(struct app *app, struct evhttp_request *req,
-    const struct route_match *m)
+    const struct route_match *m, const char *client)
 {
-	const char *argv[API_QUEUE_KEYS + 1];
-	struct queue_keys k;
-	struct api_call *c;
-	int del = m->method == RM_DELETE;
+	struct api_call *c = api_call_new(app, req, m->queue, m->token);
 
-	c = api_call_new(app, req, m->queue,
-	    m->method == RM_DELETE ? leave_done : status_done);
 	if (c == NULL)
 		return;
-	strcpy(c->token, m->token);
-	if (del) {
-		api_end_session(c, LUA_LEAVE);
-		return;
-	}
-	api_queue_argv(app, m->queue, &k, argv);
-	argv[API_QUEUE_KEYS] = c->token;
-	api_call_run(c, LUA_STATUS, API_QUEUE_KEYS, API_QUEUE_KEYS + 1, argv);
+	if (m->method == RM_DELETE)
+		api_call_sent(c, qstore_end(app->qstore, QS_LEAVE, c->queue,
+		    c->token, leave_done, c));
+	else
+		api_call_sent(c, qstore_status(app->qstore, c->queue, c->token,
+		    status_done, c));
 }

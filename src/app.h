@@ -10,13 +10,14 @@ struct conf;
 struct store;
 struct http;
 struct admission;
-struct broadcast;
+struct streams;
+struct qstore;
 struct pages;
 struct passkeys;
 struct revoke;
 struct ratelimit;
 struct netlist;
-struct joins;
+struct join_batch;
 
 struct app {
 	struct event_base *base;
@@ -26,11 +27,12 @@ struct app {
 	int (*conf_load)(struct conf *c, const void *arg, char *err,
 	    size_t errlen);
 	const void *conf_load_arg;
-	struct store *store;
-	struct joins *joins;		/* joins waiting for the end of a pass */
+	struct store *store;		/* the Redis command connection */
+	struct qstore *qstore;		/* every script call, typed */
+	struct join_batch *join_batch;	/* joins waiting for the end of a pass */
 	struct http *http;
 	struct admission *admission;
-	struct broadcast *broadcast;
+	struct streams *streams;
 	const struct pages *pages;	/* the waiting page's templates */
 	const char *admin_token;	/* NULL: the admin API is off */
 	int draining;			/* shutting down: /readyz says 503 */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "clientaddr.h"
+#include "text.h"
 
 #define NETLIST_MAX 64
 #define SEPS " \t,"
@@ -157,7 +158,7 @@ clientaddr_pick(const struct netlist *trusted, const char *peer,
 	size_t len;
 	int n = 0;
 
-	snprintf(out, CLIENTADDR_MAX, "%s", peer);
+	text_copy(out, CLIENTADDR_MAX, peer);
 	if (xff == NULL || !netlist_has(trusted, peer))
 		return;
 	/* Only the nearest hops matter: keep the end of a long header. */

@@ -37,6 +37,7 @@ struct conf_key {
 	const char *accepted;		/* T_STR: what check accepts */
 	const char *def;		/* as written in the file; NULL: none */
 	size_t goff, qoff;		/* in struct conf, struct queue_conf */
+	int restart;			/* a reload keeps the value in force */
 };
 
 static const char *const mode_names[] = { "rate", "capacity", NULL };
@@ -49,30 +50,37 @@ static const char *const bool_names[] = { "no", "yes", NULL };
 #define STR(fn, acc) .type = T_STR, .check = (fn), .accepted = (acc)
 #define ENUM(list) .type = T_ENUM, .names = (list)
 #define PATH STR(conf_check_text, "a file path")
+#define RESTART .restart = 1
 
+/*
+ * Every key, with every property as a column: the file, the command line,
+ * the admin PUT, --list-keys and a reload (restart) all read this table,
+ * so a new key is one row here and nothing elsewhere (the idea of
+ * Redis's createIntConfig).
+ */
 static const struct conf_key conf_keys[] = {
 	{ "listen", SC_GLOBAL, G(listen), .def = "127.0.0.1:8080",
 	  STR(conf_check_listen, "host:port, host an IPv4 address, localhost or "
-	  "[IPv6], port 0 to 65535") },
+	  "[IPv6], port 0 to 65535"), RESTART },
 	{ "redis", SC_GLOBAL, G(redis), .def = "127.0.0.1:6379",
 	  STR(conf_check_redis, "host:port with port 1 to 65535, or "
-	  "unix:/absolute/path") },
+	  "unix:/absolute/path"), RESTART },
 	{ "key_prefix", SC_GLOBAL, G(key_prefix), .def = "wr",
-	  STR(keys_valid_prefix, "1 to 32 of A-Z a-z 0-9 _ . -") },
+	  STR(keys_valid_prefix, "1 to 32 of A-Z a-z 0-9 _ . -"), RESTART },
 	{ "workers", SC_GLOBAL, G(workers), .def = "1", INT(1, 64),
-	  .autozero = 1 },
+	  .autozero = 1, RESTART },
 	{ "push_interval", SC_GLOBAL, G(push_interval), .def = "3",
 	  INT(1, 300) },
 	{ "max_streams", SC_GLOBAL, G(max_streams), .def = "0",
 	  INT(0, 10000000) },
 	{ "max_streams_per_ip", SC_GLOBAL, G(max_streams_per_ip), .def = "0",
 	  INT(0, 1000000) },
-	{ "admin_token_file", SC_GLOBAL, G(admin_token_file), PATH },
+	{ "admin_token_file", SC_GLOBAL, G(admin_token_file), PATH, RESTART },
 	{ "cors_origins", SC_GLOBAL, G(cors_origins),
 	  STR(conf_check_text, "origins such as https://shop.example, or *") },
 	{ "log_level", SC_GLOBAL, G(log_level), .def = "info",
 	  .type = T_LEVEL },
-	{ "pass_key_file", SC_GLOBAL, G(pass_key_file), PATH },
+	{ "pass_key_file", SC_GLOBAL, G(pass_key_file), PATH, RESTART },
 	{ "pass_cookie", SC_GLOBAL, G(pass_cookie), .def = "waitroom_pass",
 	  STR(conf_check_cookie, "1 to 64 cookie-name characters: A-Z a-z 0-9 "
 	  "and ! # $ % & ' * + - . ^ _ ` | ~") },
@@ -81,10 +89,10 @@ static const struct conf_key conf_keys[] = {
 	{ "pass_cookie_domain", SC_GLOBAL, G(pass_cookie_domain),
 	  STR(conf_check_domain, "a domain name such as shop.example") },
 	{ "join_rate_per_ip", SC_GLOBAL, G(join_rate_per_ip), .def = "0",
-	  INT(0, 1000000) },
+	  INT(0, 1000000), RESTART },
 	{ "trusted_proxies", SC_GLOBAL, G(trusted_proxies),
 	  STR(conf_check_proxies, "IPv4 or IPv6 addresses or CIDR blocks "
-	  "separated by spaces or commas") },
+	  "separated by spaces or commas"), RESTART },
 	{ "max_body", SC_GLOBAL, G(max_body), .def = "4096",
 	  INT(64, 1048576) },
 	{ "keepalive_interval", SC_GLOBAL, G(keepalive_interval), .def = "15",
@@ -107,15 +115,16 @@ static const struct conf_key conf_keys[] = {
 	  STR(conf_check_redirect, "a URL starting with http://, https:// or /, "
 	  "in UTF-8 without spaces or control characters, at most 2048 bytes") },
 	{ "page_template", SC_BOTH, G(page_template), Q(page_template),
-	  PATH },
+	  PATH, RESTART },
 };
 
 #define NKEYS (sizeof conf_keys / sizeof conf_keys[0])
 const char *
-conf_key_at(size_t i, const char **scope)
+conf_key_at(size_t i, const char **scope, int *restart)
 {
 	if (i >= NKEYS)
 		return NULL;
+	*restart = conf_keys[i].restart;
 	*scope = conf_keys[i].scope == SC_BOTH ? "both" :
 	    conf_keys[i].scope == SC_QUEUE ? "queue" : "global";
 	return conf_keys[i].name;
@@ -616,4 +625,54 @@ fail:
 done:
 	free(text);
 	return rc;
+}
+
+/* Keep old's value of k at off in fresh's, and say so when they differ. */
+static void
+keep_one(const struct conf_key *k, void *fresh, void *old, size_t off,
+    void (*kept)(const char *key, void *arg), void *arg)
+{
+	char *f = (char *)fresh + off, *o = (char *)old + off;
+	int same;
+
+	if (k->type == T_STR) {
+		char **fs = (char **)f, **os = (char **)o, *t;
+
+		same = (*fs == NULL) == (*os == NULL) &&
+		    (*fs == NULL || strcmp(*fs, *os) == 0);
+		/* Swapped: fresh holds the old string, old frees the new. */
+		t = *fs, *fs = *os, *os = t;
+	} else if (k->type == T_INT) {
+		same = *(long *)f == *(long *)o;
+		*(long *)f = *(long *)o;
+	} else {
+		same = *(int *)f == *(int *)o;
+		*(int *)f = *(int *)o;
+	}
+	if (!same && kept)
+		kept(k->name, arg);
+}
+
+void
+conf_keep_restart(struct conf *fresh, struct conf *old,
+    void (*kept)(const char *key, void *arg), void *arg)
+{
+	for (size_t i = 0; i < NKEYS; i++) {
+		const struct conf_key *k = &conf_keys[i];
+
+		if (!k->restart)
+			continue;
+		if (k->scope & SC_GLOBAL)
+			keep_one(k, fresh, old, k->goff, kept, arg);
+		if (!(k->scope & SC_QUEUE))
+			continue;
+		for (size_t j = 0; j < fresh->nqueues; j++) {
+			struct queue_conf *q = (struct queue_conf *)
+			    conf_queue_find(old, fresh->queues[j].name);
+
+			if (q)
+				keep_one(k, &fresh->queues[j], q, k->qoff,
+				    kept, arg);
+		}
+	}
 }

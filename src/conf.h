@@ -108,10 +108,20 @@ void conf_queue_fields(const struct queue_conf *q,
 int conf_addr_split(const char *addr, char *host, size_t hostlen, int *port);
 
 /*
- * The key table, for waitroomd --list-keys (and the man page's test):
- * key i's name, with *scope "global", "queue" or "both"; NULL past the end.
+ * The key table, for waitroomd --list-keys (and the tests of the man page
+ * and design.md): key i's name, with *scope "global", "queue" or "both"
+ * and *restart 1 when a reload keeps its value; NULL past the end.
  */
-const char *conf_key_at(size_t i, const char **scope);
+const char *conf_key_at(size_t i, const char **scope, int *restart);
+
+/*
+ * A reload: fresh takes old's value of every key that changes only with
+ * a restart (the table's restart column), and kept (unless NULL) hears
+ * each such key whose value differed. Strings are swapped, so freeing old
+ * frees the value fresh brought.
+ */
+void conf_keep_restart(struct conf *fresh, struct conf *old,
+    void (*kept)(const char *key, void *arg), void *arg);
 
 /* Names for the enums, as written in the file. */
 const char *conf_mode_name(int mode);

@@ -13,7 +13,8 @@
 
 #include "ctl_http.h"
 
-int
+/* Split http://host[:port][/prefix]; -1 when url is not like that. */
+static int
 ctl_http_url(const char *url, char *host, size_t hostlen, char *port,
     size_t portlen, const char **prefix)
 {

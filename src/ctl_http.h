@@ -27,8 +27,5 @@ int ctl_http(const char *url, const char *method, const char *path,
     const char *token, const char *body, int timeout_s,
     struct ctl_http_reply *r, char *err, size_t errlen);
 
-/* Split http://host[:port][/prefix]; -1 when url is not like that. */
-int ctl_http_url(const char *url, char *host, size_t hostlen, char *port,
-    size_t portlen, const char **prefix);
 
 #endif

@@ -23,6 +23,7 @@
 #include "conf.h"
 #include "cors.h"
 #include "decimal.h"
+#include "clientaddr.h"
 #include "http.h"
 #include "httpdate.h"
 #include "log.h"
@@ -50,24 +51,9 @@ struct http {
 };
 
 static api_handler *const handlers[] = {
-	[ROUTE_HEALTHZ] = api_healthz,
-	[ROUTE_READYZ] = api_readyz,
-	[ROUTE_QUEUE] = api_summary,
-	[ROUTE_TOKENS] = api_join,
-	[ROUTE_TOKEN] = api_token,
-	[ROUTE_EVENTS] = api_events,
-	[ROUTE_PAGE] = api_page,
-	[ROUTE_ASSET] = api_asset,
-	[ROUTE_METRICS] = api_metrics,
-	[ROUTE_ADMIN_QUEUES] = api_admin_list,
-	[ROUTE_ADMIN_QUEUE] = api_admin_queue,
-	[ROUTE_ADMIN_PAUSE] = api_admin_state,
-	[ROUTE_ADMIN_RESUME] = api_admin_state,
-	[ROUTE_ADMIN_CLOSE] = api_admin_state,
-	[ROUTE_ADMIN_OPEN] = api_admin_state,
-	[ROUTE_ADMIN_PROMOTE] = api_admin_promote,
-	[ROUTE_ADMIN_TOKEN] = api_admin_kick,
-	[ROUTE_CHECK] = api_check,
+#define ROUTE(id, pattern, methods, name, handler) [ROUTE_##id] = handler,
+#include "routes.def"
+#undef ROUTE
 };
 
 /*
@@ -311,12 +297,34 @@ http_send_error(struct evhttp_request *req, int code, const char *ecode,
 }
 
 void
+http_send_result(struct evhttp_request *req, const char *queue,
+    enum result r)
+{
+	const struct result_answer *a = result_answer(r);
+	char message[256];
+
+	if (a->code == NULL) {
+		http_send_empty(req, a->status);
+		return;
+	}
+	if (a->retry_after)
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+		    "Retry-After", a->retry_after);
+	http_send_error(req, a->status, a->code, "%s", result_message(a,
+	    queue ? queue : "", message, sizeof message));
+}
+
+void
 http_send_unavailable(struct evhttp_request *req)
 {
-	evhttp_add_header(evhttp_request_get_output_headers(req),
-	    "Retry-After", "1");
-	http_send_error(req, 503, "store_unavailable",
-	    "the queue store is unreachable; try again shortly");
+	http_send_result(req, NULL, RESULT_UNAVAILABLE);
+}
+
+void
+http_send_bad_queue(struct evhttp_request *req)
+{
+	http_send_error(req, 400, "bad_queue_id", "a queue id is 1 to 64 of "
+	    "A-Z, a-z, 0-9, '_' and '-'");
 }
 
 void
@@ -406,8 +414,7 @@ http_route_error(struct evhttp_request *req, enum route_result rr,
 		    "this path allows %s", m->allow);
 		break;
 	case ROUTE_BAD_QUEUE:
-		http_send_error(req, 400, "bad_queue_id", "a queue id is 1 to "
-		    "64 of A-Z, a-z, 0-9, '_' and '-'");
+		http_send_bad_queue(req);
 		break;
 	case ROUTE_BAD_TOKEN:
 		http_send_error(req, 400, "bad_token", "a token is a "
@@ -513,12 +520,32 @@ http_admin_ok(struct app *app, struct evhttp_request *req)
 	return 0;
 }
 
+/*
+ * The client's address, once for every handler: the peer, or behind
+ * trusted_proxies the nearest untrusted hop of X-Forwarded-For.
+ */
+static void
+http_client(struct app *app, struct evhttp_request *req,
+    char out[CLIENTADDR_MAX])
+{
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	char *peer = NULL;
+	ev_uint16_t port;
+
+	if (evcon)
+		evhttp_connection_get_peer(evcon, &peer, &port);
+	clientaddr_pick(app->trusted, peer ? peer : "?", app->trusted ?
+	    evhttp_find_header(evhttp_request_get_input_headers(req),
+	    "X-Forwarded-For") : NULL, out);
+}
+
 static void
 http_dispatch(struct evhttp_request *req, void *arg)
 {
 	struct app *app = arg;
 	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
 	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
+	char client[CLIENTADDR_MAX];
 	struct route_match m;
 	enum route_result rr;
 	const char *origin;
@@ -559,7 +586,8 @@ http_dispatch(struct evhttp_request *req, void *arg)
 		http_send_error(req, 404, "not_found", "no such path");
 		return;
 	}
-	handlers[m.id](app, req, &m);
+	http_client(app, req, client);
+	handlers[m.id](app, req, &m, client);
 }
 
 /* The listener's error callback gets evhttp's argument, not ours. */

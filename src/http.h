@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "app.h"
+#include "result.h"
 
 struct http;
 
@@ -41,8 +42,13 @@ void http_await(struct evhttp_request *req);
 /* {"error":{"code":ecode,"message":...}} with status code. */
 void http_send_error(struct evhttp_request *req, int code, const char *ecode,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The API's answer to r (result.h's table), naming queue. */
+void http_send_result(struct evhttp_request *req, const char *queue,
+    enum result r);
 /* 503 store_unavailable with Retry-After. */
 void http_send_unavailable(struct evhttp_request *req);
+/* 400 bad_queue_id. */
+void http_send_bad_queue(struct evhttp_request *req);
 void http_send_empty(struct evhttp_request *req, int code);
 /* A page, with the Content-Security-Policy and other headers of pages. */
 void http_send_html(struct evhttp_request *req, int code, const char *body,

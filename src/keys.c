@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "conf.h"
 #include "keys.h"
 #include "validate.h"
 
@@ -85,4 +86,28 @@ keys_revoked(char *buf, size_t size, const char *prefix, const char *queue,
 	    NULL };
 
 	return keys_join(buf, size, piece);
+}
+
+int
+keys_events_pattern(char buf[KEYS_MAX], const char *prefix)
+{
+	const char *piece[] = { prefix, ":{*}:events", NULL };
+
+	if (!keys_valid_prefix(prefix))
+		return -1;
+	return keys_join(buf, KEYS_MAX, piece) == -1 ? -1 : 0;
+}
+
+int
+keys_channel_queue(const char *channel, const char **queue, size_t *len)
+{
+	const char *open = strchr(channel, '{'), *close;
+
+	if (open == NULL || (close = strchr(open, '}')) == NULL ||
+	    strcmp(close, "}:events") != 0 ||
+	    close - open - 1 < 1 || close - open - 1 > CONF_QUEUE_ID_MAX)
+		return -1;
+	*queue = open + 1;
+	*len = (size_t)(close - open - 1);
+	return 0;
 }

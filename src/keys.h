@@ -40,4 +40,13 @@ int keys_user(char *buf, size_t size, const char *prefix, const char *queue,
 int keys_revoked(char *buf, size_t size, const char *prefix,
     const char *queue, const char *token);
 
+/* <prefix>:{*}:events, what the subscriber connection listens to. */
+int keys_events_pattern(char buf[KEYS_MAX], const char *prefix);
+/*
+ * The queue's name in an events channel <prefix>:{<queue>}:events, as a
+ * pointer into channel and a length; -1 when channel is not one.
+ */
+int keys_channel_queue(const char *channel, const char **queue,
+    size_t *len);
+
 #endif

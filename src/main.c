@@ -1,6 +1,7 @@
 /*
- * main.c: waitroomd's command line, startup and shutdown. One process, one
- * event loop: signals are loop events, so no handler runs in signal context.
+ * main.c: waitroomd's command line and start: read and check the
+ * configuration, bind the port, then run one instance (instance.c) or
+ * supervise workers that each run one (supervisor.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,27 +15,19 @@
 
 #include <event2/event.h>
 
-#include "admission.h"
-#include "app.h"
-#include "api.h"
 #include "auth.h"
-#include "broadcast.h"
+#include "clientaddr.h"
 #include "conf.h"
 #include "config.h"
-#include "http.h"
-#include "joins.h"
-#include "log.h"
-#include "notify.h"
-#include "reload.h"
-#include "seed.h"
+#include "instance.h"
 #include "listener.h"
-#include "page.h"
-#include "clientaddr.h"
+#include "log.h"
 #include "metrics_share.h"
+#include "notify.h"
+#include "page.h"
 #include "passkeys.h"
 #include "ratelimit.h"
-#include "revoke.h"
-#include "store.h"
+#include "reload.h"
 #include "supervisor.h"
 
 #define DEFAULT_CONFIG SYSCONFDIR "/waitroom.conf"
@@ -65,14 +58,20 @@ usage(FILE *f)
 	    DEFAULT_CONFIG);
 }
 
-/* One line a key: its name and where it goes (global, queue or both). */
+/*
+ * One line a key: its name, where it goes (global, queue or both) and
+ * whether a reload changes it (reloads) or only a restart (restart).
+ */
 static void
 list_keys(void)
 {
 	const char *name, *scope;
+	int restart;
 
-	for (size_t i = 0; (name = conf_key_at(i, &scope)) != NULL; i++)
-		printf("%s %s\n", name, scope);
+	for (size_t i = 0; (name = conf_key_at(i, &scope, &restart)) != NULL;
+	    i++)
+		printf("%s %s %s\n", name, scope, restart ? "restart" :
+		    "reloads");
 }
 
 /* 0: go on, 1: exit 0 (help, version), -1: exit 2 (usage error). */
@@ -143,93 +142,6 @@ load_conf(struct conf *c, const void *arg, char *err, size_t errlen)
 	return 0;
 }
 
-/* What the service manager shows: one line. */
-static void
-announce_status(struct app *app)
-{
-	notify_status("serving queues=%zu streams=%zu", app->conf->nqueues,
-	    broadcast_count(app->broadcast));
-}
-
-/*
- * Write the configured queues into Redis: at first connect the file wins;
- * after a reconnect only a hash Redis lost is written again. The single
- * process is ready once it listens and Redis answers.
- */
-static void
-on_store_ready(int first, void *arg)
-{
-	struct app *app = arg;
-
-	seed_all(app, first ? "replace" : "missing");
-	if (first && app->worker < 0) {
-		app->said_ready = 1;
-		notify_send("READY=1");
-		announce_status(app);
-	}
-}
-
-/* A worker tells the supervisor it serves, at start and after a reload. */
-static int
-tell_serving(struct app *app)
-{
-	unsigned char tag = (unsigned char)(app->worker < 0 ? 0 : app->worker);
-
-	if (app->ready_fd < 0)
-		return 0;
-	return write(app->ready_fd, &tag, 1) == 1 ? 0 : -1;
-}
-
-static void
-on_reload(struct app *app)
-{
-	/* Before the first READY=1 the manager is still waiting for that. */
-	int tell = app->worker < 0 && app->said_ready;
-
-	log_info("event=sighup msg=\"reloading the configuration\"");
-	if (tell)
-		notify_reloading();
-	reload_run(app);
-	if (tell) {
-		notify_send("READY=1");
-		announce_status(app);
-	}
-	tell_serving(app);
-}
-
-#define DRAIN_RETRY_MS 1000	/* streams come back this soon, elsewhere */
-#define DRAIN_FLUSH_MS 500	/* time for the last words to leave */
-
-/*
- * Stop accepting, tell every stream to come back (to another instance,
- * with the same token and place), end them, and leave the loop once the
- * last words had time to leave.
- */
-static void
-on_signal(evutil_socket_t sig, short what, void *arg)
-{
-	struct app *app = arg;
-	struct timeval tv = { 0, DRAIN_FLUSH_MS * 1000 };
-
-	if (sig == SIGHUP) {
-		if (!app->draining)
-			on_reload(app);
-		return;
-	}
-	if (app->draining)
-		return;
-	log_info("event=shutdown signal=%d", (int)sig);
-	if (app->worker < 0) {
-		notify_send("STOPPING=1");
-		notify_status("stopping: draining %zu streams",
-		    broadcast_count(app->broadcast));
-	}
-	app->draining = 1;
-	http_stop_accepting(app->http);
-	broadcast_drain(app->broadcast, DRAIN_RETRY_MS);
-	event_base_loopexit(app->base, &tv);
-}
-
 /* As many descriptors as the hard limit allows: every stream holds one. */
 static void
 raise_fd_limit(void)
@@ -258,196 +170,15 @@ write_port_file(const char *path, int port)
 	return rename(tmp, path);	/* readers never see half a file */
 }
 
-/* What a worker needs from main: the configuration and the socket. */
-struct run {
-	struct conf *conf;
-	struct conf *conf_owned;	/* the supervisor's reloaded one */
-	const struct pages *pages;
-	const struct passkeys *passkeys;	/* NULL: passes are off */
-	struct passkeys *passkeys_owned;	/* the supervisor's reloaded */
-	struct ratelimit *ratelimit;	/* workers: shared by all; else NULL */
-	const struct netlist *trusted;		/* trusted_proxies */
-	const struct opts *opts;
-	const char *admin_token;	/* NULL: the admin API is off */
-	int port;
-	int fd;		/* single process: the listening socket, else -1 */
-};
-
-/* A worker starts with them blocked; now that the loop handles them. */
-static void
-unblock_signals(void)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-}
-
-#define STATUS_EVERY 5	/* seconds between STATUS= lines */
-
-/*
- * Each second: a worker tells the others its live figures (metrics); the
- * single process tells the service manager what it serves, every
- * STATUS_EVERY seconds (with workers, the supervisor does).
- */
-static void
-on_publish(evutil_socket_t fd, short what, void *arg)
-{
-	static unsigned ticks;
-	struct app *app = arg;
-
-	api_metrics_publish(app);
-	if (app->worker < 0 && app->said_ready && !app->draining &&
-	    ++ticks % STATUS_EVERY == 0)
-		announce_status(app);
-}
-
-static struct event *
-publisher_new(struct app *app)
-{
-	const struct timeval second = { 1, 0 };
-	struct event *ev;
-
-	ev = event_new(app->base, -1, EV_PERSIST, on_publish, app);
-	if (ev && event_add(ev, &second) == -1) {
-		event_free(ev);
-		return NULL;
-	}
-	return ev;
-}
-
-static int
-serve(struct app *app, int fd)
-{
-	struct event *sigs[3] = { NULL, NULL, NULL }, *publisher = NULL;
-	const int signums[3] = { SIGINT, SIGTERM, SIGHUP };
-	char err[512];
-	int rc = 1;
-
-	if ((app->store = store_new(app->base, app->conf->redis, err,
-	    sizeof err)) == NULL || (app->joins = joins_new(app)) == NULL ||
-	    (app->http = http_new(app, fd, err,
-	    sizeof err)) == NULL || (app->broadcast = broadcast_new(app, err,
-	    sizeof err)) == NULL) {
-		log_error("event=startup_failed error=\"%s\"", err);
-		goto done;
-	}
-	store_on_ready(app->store, on_store_ready, app);
-	if ((app->admission = admission_new(app)) == NULL) {
-		log_error("event=startup_failed error=\"out of memory\"");
-		goto done;
-	}
-	for (int i = 0; i < 3; i++) {
-		sigs[i] = evsignal_new(app->base, signums[i], on_signal, app);
-		if (sigs[i] == NULL || event_add(sigs[i], NULL) == -1)
-			goto done;
-	}
-	publisher = publisher_new(app);
-	unblock_signals();
-	if (tell_serving(app) == -1)
-		goto done;
-	rc = event_base_dispatch(app->base) == -1;
-done:
-	for (int i = 0; i < 3; i++)
-		if (sigs[i])
-			event_free(sigs[i]);
-	if (publisher)
-		event_free(publisher);
-	/* Answers every call still in flight, while requests can be answered. */
-	store_free(app->store);
-	joins_free(app->joins);
-	broadcast_free(app->broadcast);
-	http_free(app->http);
-	admission_free(app->admission);
-	if (app->conf_owned) {
-		conf_free(app->conf_owned);
-		free(app->conf_owned);
-	}
-	passkeys_free(app->passkeys_owned);
-	return rc;
-}
-
-/*
- * The loop. With the epoll changelist, an event turned off and on again
- * within one pass (evhttp does this for every keep-alive request) costs
- * no epoll_ctl call.
- */
-static struct event_base *
-base_new(void)
-{
-	struct event_config *cfg = event_config_new();
-	struct event_base *base;
-
-	if (cfg == NULL)
-		return NULL;
-	event_config_set_flag(cfg, EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST);
-	base = event_base_new_with_config(cfg);
-	event_config_free(cfg);
-	return base;
-}
-
-/* One single-loop instance: a worker, or the whole daemon when workers=1. */
-static int
-run_instance(int worker, int ready_fd, void *arg)
-{
-	struct run *r = arg;
-	struct app app = { 0 };
-	char err[512];
-	int fd = r->fd, port, rc;
-
-	if (worker >= 0) {
-		log_set_tag(worker);
-		mshare_use(worker);
-		fd = listener_open(r->conf->listen, r->port, 1, 1, &port, err,
-		    sizeof err);
-		if (fd == -1) {
-			log_error("event=startup_failed error=\"%s\"", err);
-			return 1;
-		}
-	}
-	app.conf = r->conf;
-	app.pages = r->pages;
-	app.admin_token = r->admin_token;
-	app.conf_load = load_conf;
-	app.conf_load_arg = r->opts;
-	app.worker = worker;
-	app.ready_fd = ready_fd;
-	app.passkeys = r->passkeys;
-	app.trusted = r->trusted;
-	app.ratelimit = r->ratelimit;
-	if ((app.base = base_new()) == NULL ||
-	    (app.revoke = revoke_new()) == NULL || (app.ratelimit == NULL &&
-	    (app.ratelimit = ratelimit_new(r->conf->join_rate_per_ip, 0)) ==
-	    NULL)) {
-		revoke_free(app.revoke);
-		log_error("event=startup_failed error=\"no event base\"");
-		if (app.base)
-			event_base_free(app.base);
-		return 1;
-	}
-	log_info("event=listen addr=%s port=%d redis=%s queues=%zu",
-	    r->conf->listen, r->port, r->conf->redis, r->conf->nqueues);
-	rc = serve(&app, fd);
-	if (app.ratelimit != r->ratelimit)
-		ratelimit_free(app.ratelimit);
-	revoke_free(app.revoke);
-	event_base_free(app.base);
-	return rc;
-}
-
 static void
 announce_port(void *arg)
 {
-	struct run *r = arg;
+	struct instance_setup *r = arg;
 
-	if (r->opts->port_file && write_port_file(r->opts->port_file,
+	if (r->port_file && write_port_file(r->port_file,
 	    r->port) == -1)
 		log_error("event=port_file_failed file=%s error=\"%s\"",
-		    r->opts->port_file, strerror(errno));
+		    r->port_file, strerror(errno));
 }
 
 /*
@@ -457,19 +188,13 @@ announce_port(void *arg)
 static void
 workers_hup(void *arg)
 {
-	struct run *r = arg;
-	struct conf *fresh = calloc(1, sizeof *fresh);
-	struct passkeys *k = NULL;
-	char err[CONF_ERR_MAX];
+	struct instance_setup *r = arg;
+	struct passkeys *k;
+	struct conf *fresh;
 
-	if (fresh == NULL || load_conf(fresh, r->opts, err, sizeof err) == -1 ||
-	    reload_passkeys(r->conf->pass_key_file, &k, 0) == -1) {
-		if (fresh)
-			conf_free(fresh);
-		free(fresh);
+	if (reload_read(r->conf, r->conf_load, r->conf_load_arg, 0, &fresh,
+	    &k) == -1)
 		return;
-	}
-	reload_keep_fixed(fresh, r->conf, 0);
 	if (r->conf_owned) {
 		conf_free(r->conf_owned);
 		free(r->conf_owned);
@@ -502,7 +227,7 @@ static void
 workers_status(void *arg)
 {
 	static struct mshare_live live;	/* large: not on the stack */
-	struct run *r = arg;
+	struct instance_setup *r = arg;
 
 	mshare_total(NULL, &live);
 	notify_status("serving workers=%ld queues=%zu streams=%lu",
@@ -515,7 +240,7 @@ workers_status(void *arg)
  * supervises workers that each listen on it with SO_REUSEPORT.
  */
 static int
-start(struct run *r)
+start(struct instance_setup *r)
 {
 	struct conf *c = r->conf;
 	long n = worker_count(c);
@@ -531,7 +256,7 @@ start(struct run *r)
 	if (n == 1) {
 		r->fd = fd;
 		announce_port(r);
-		return run_instance(-1, -1, r);
+		return instance_run(-1, -1, r);
 	}
 	if (mshare_map((int)n) == -1)
 		log_warn("event=metrics_unshared error=\"%s\" msg=\"each "
@@ -541,7 +266,7 @@ start(struct run *r)
 	if ((r->ratelimit = ratelimit_new(c->join_rate_per_ip, 1)) == NULL)
 		log_warn("event=ratelimit_unshared msg=\"each worker limits "
 		    "joins on its own\"");
-	rc = supervise((int)n, run_instance, r, workers_ready, workers_hup,
+	rc = supervise((int)n, instance_run, r, workers_ready, workers_hup,
 	    workers_status);
 	ratelimit_free(r->ratelimit);
 	mshare_unmap();
@@ -576,7 +301,8 @@ main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct conf c;
-	struct run r = { .conf = &c, .opts = &o, .fd = -1 };
+	struct instance_setup r = { .conf = &c, .conf_load = load_conf,
+	    .conf_load_arg = &o, .fd = -1 };
 	struct pages *pages = NULL;
 	struct passkeys *k = NULL;
 	struct netlist *trusted = NULL;
@@ -610,6 +336,7 @@ main(int argc, char **argv)
 	srandom((unsigned)time(NULL) ^ (unsigned)getpid());
 	trusted = netlist_parse(c.trusted_proxies, &bad, NULL, 0);
 	r.pages = pages, r.passkeys = k, r.trusted = trusted;
+	r.port_file = o.port_file;
 	r.admin_token = c.admin_token_file ? token : NULL;
 	rc = start(&r);
 done:
@@ -619,3 +346,4 @@ done:
 	conf_free(&c);
 	return rc;
 }
+

@@ -167,3 +167,21 @@ pass_verdict_text(enum pass_verdict v)
 	}
 	return "the pass is not valid";
 }
+
+int
+pass_attach(const struct passkeys *k, struct token_status *st, long long now,
+    char *buf)
+{
+	struct pass_claims c;
+
+	if (k == NULL || !st->active)
+		return 0;
+	snprintf(c.queue, sizeof c.queue, "%s", st->queue);
+	snprintf(c.token, sizeof c.token, "%s", st->token);
+	c.iat = c.nbf = now;
+	c.exp = st->active_until;
+	if (pass_sign(k, &c, buf, PASS_MAX) == -1)
+		return -1;
+	st->pass = buf;
+	return 0;
+}

@@ -12,6 +12,7 @@
 
 #include "conf.h"
 #include "passkeys.h"
+#include "standing.h"
 
 #define PASS_MAX 1024		/* longest pass accepted; ours are ~300 */
 #define PASS_LEEWAY 10		/* seconds of clock skew forgiven */
@@ -51,5 +52,13 @@ enum pass_verdict pass_verify(const struct passkeys *k, const char *s,
 
 /* A sentence for people: "the pass has expired". */
 const char *pass_verdict_text(enum pass_verdict v);
+
+/*
+ * Sign the pass of an active status into buf (PASS_MAX bytes), issued at
+ * now (unix seconds), and point st->pass at it; nothing when k is NULL
+ * (passes are off) or st is not active. -1 when signing failed.
+ */
+int pass_attach(const struct passkeys *k, struct token_status *st,
+    long long now, char *buf);
 
 #endif

@@ -7,18 +7,7 @@
 
 #include <jansson.h>
 
-/* One waiter's or one session's view, as API.md's status object. */
-struct token_status {
-	const char *queue;
-	const char *token;
-	int active;			/* 0: waiting, 1: active */
-	long long position;		/* waiting: 1 = next */
-	long long waiting;		/* size of the whole line */
-	long long eta_seconds;		/* waiting: -1 = null (no estimate) */
-	long long active_until;		/* active: unix seconds */
-	const char *redirect;		/* active: NULL when none */
-	const char *pass;		/* active: NULL when passes are off */
-};
+#include "standing.h"
 
 /* {"error":{"code":..,"message":..}} as a malloc'd string. */
 char *reply_error_body(const char *code, const char *message);

@@ -20,30 +20,10 @@ struct route {
 };
 
 static const struct route routes[] = {
-	{ ROUTE_HEALTHZ, "/healthz", RM_GET, "healthz" },
-	{ ROUTE_READYZ, "/readyz", RM_GET, "readyz" },
-	{ ROUTE_QUEUE, "/v1/queues/:q", RM_GET, "queue" },
-	{ ROUTE_TOKENS, "/v1/queues/:q/tokens", RM_POST, "join" },
-	{ ROUTE_TOKEN, "/v1/queues/:q/tokens/:t", RM_GET | RM_DELETE, "token" },
-	{ ROUTE_EVENTS, "/v1/queues/:q/tokens/:t/events", RM_GET, "events" },
-	{ ROUTE_METRICS, "/metrics", RM_GET, "metrics" },
-	{ ROUTE_ADMIN_QUEUES, "/v1/admin/queues", RM_GET, "admin_queues" },
-	{ ROUTE_ADMIN_QUEUE, "/v1/admin/queues/:q", RM_GET | RM_PUT | RM_DELETE,
-	  "admin_queue" },
-	{ ROUTE_ADMIN_PAUSE, "/v1/admin/queues/:q/pause", RM_POST,
-	  "admin_pause" },
-	{ ROUTE_ADMIN_RESUME, "/v1/admin/queues/:q/resume", RM_POST,
-	  "admin_resume" },
-	{ ROUTE_ADMIN_CLOSE, "/v1/admin/queues/:q/close", RM_POST,
-	  "admin_close" },
-	{ ROUTE_ADMIN_OPEN, "/v1/admin/queues/:q/open", RM_POST, "admin_open" },
-	{ ROUTE_ADMIN_PROMOTE, "/v1/admin/queues/:q/promote", RM_POST,
-	  "admin_promote" },
-	{ ROUTE_ADMIN_TOKEN, "/v1/admin/queues/:q/tokens/:t", RM_DELETE,
-	  "admin_token" },
-	{ ROUTE_PAGE, "/q/:q", RM_GET | RM_POST, "page" },
-	{ ROUTE_ASSET, "/assets/:f", RM_GET, "asset" },
-	{ ROUTE_CHECK, "/v1/check", RM_GET, "check" },
+#define ROUTE(id, pattern, methods, name, handler) \
+	{ ROUTE_##id, pattern, methods, name },
+#include "routes.def"
+#undef ROUTE
 };
 
 #define NROUTES (sizeof routes / sizeof routes[0])

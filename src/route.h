@@ -16,24 +16,9 @@ enum route_method {
 
 enum route_id {
 	ROUTE_NONE,
-	ROUTE_HEALTHZ,		/* /healthz */
-	ROUTE_READYZ,		/* /readyz */
-	ROUTE_QUEUE,		/* /v1/queues/{q} */
-	ROUTE_TOKENS,		/* /v1/queues/{q}/tokens */
-	ROUTE_TOKEN,		/* /v1/queues/{q}/tokens/{t} */
-	ROUTE_EVENTS,		/* /v1/queues/{q}/tokens/{t}/events */
-	ROUTE_PAGE,		/* /q/{q}: the waiting page */
-	ROUTE_ASSET,		/* /assets/{file}: its script and style */
-	ROUTE_METRICS,		/* /metrics */
-	ROUTE_ADMIN_QUEUES,	/* /v1/admin/queues */
-	ROUTE_ADMIN_QUEUE,	/* /v1/admin/queues/{q} */
-	ROUTE_ADMIN_PAUSE,	/* /v1/admin/queues/{q}/pause */
-	ROUTE_ADMIN_RESUME,	/* /v1/admin/queues/{q}/resume */
-	ROUTE_ADMIN_CLOSE,	/* /v1/admin/queues/{q}/close */
-	ROUTE_ADMIN_OPEN,	/* /v1/admin/queues/{q}/open */
-	ROUTE_ADMIN_PROMOTE,	/* /v1/admin/queues/{q}/promote */
-	ROUTE_ADMIN_TOKEN,	/* /v1/admin/queues/{q}/tokens/{t} */
-	ROUTE_CHECK,		/* /v1/check */
+#define ROUTE(id, pattern, methods, name, handler) ROUTE_##id,
+#include "routes.def"
+#undef ROUTE
 	ROUTE_COUNT
 };
 

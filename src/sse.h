@@ -3,7 +3,7 @@
  * headers, events, the cap on unsent output, and the two ways a stream
  * ends (cleanly, or dropped when the client will not read).
  *
- * A stream is one small struct; broadcast.c keeps them in a token table
+ * A stream is one small struct; streams.c keeps them in a token table
  * and a time-sliced schedule, so a stream has no timer or event of its own.
  */
 #ifndef WR_SSE_H
@@ -23,7 +23,7 @@ struct stream {
 	struct ipslot *ip;		/* the client address's count */
 	uint32_t id;			/* id of the last event sent */
 	uint32_t last_write;		/* monotonic seconds */
-	uint16_t queue;			/* broadcast's queue index */
+	uint16_t queue;			/* the queue index of streams.c */
 	uint16_t slot;			/* schedule slot */
 	uint8_t inflight;		/* a status batch holds it */
 	uint8_t stalls;			/* pushes skipped for unsent output */

@@ -14,8 +14,6 @@
 #include <stddef.h>
 
 #include <event2/event.h>
-#include <hiredis/hiredis.h>
-
 #include "lua_scripts.h"
 
 enum store_status {
@@ -24,9 +22,12 @@ enum store_status {
 	STORE_ERROR		/* Redis answered an error we do not expect */
 };
 
+/* hiredis's reply; only qstore.c and qstore_reply.c read one. */
+struct redisReply;
+
 struct store_result {
 	enum store_status status;
-	const redisReply *reply;	/* borrowed: valid during the call */
+	const struct redisReply *reply;	/* borrowed: valid during the call */
 	const char *error;		/* for logs when status != STORE_OK */
 };
 

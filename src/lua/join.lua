@@ -9,7 +9,7 @@
 -- A capacity queue with a free slot and nobody waiting admits the joiner
 -- at once: the entry's status is then 'active'.
 -- Reply: { head, entry 1, ..., entry n }, where head is the part of
--- facts() every join shares (parsed by facts.c), led by the length of the
+-- facts() every join shares (parsed by qstore_reply.c), led by the length of the
 -- line before the batch:
 --   { waiting, now_ms, last_tick_ms, rate, mode, state, batch, interval,
 --     max_active, active_ttl, redirect }, or {} when there is no queue

@@ -37,7 +37,9 @@ local function active_count(now)
   return redis.call('ZCOUNT', KEYS[4], '(' .. now, '+inf')
 end
 
--- The reply every status-like script shares (parsed by facts.c):
+-- The reply every status-like script shares (read by qstore_reply.c,
+-- whose enum facts_field names each field; check_qstore_reply counts the
+-- fields of the table returned here against it):
 -- { result, token, status, n, waiting, now_ms, last_tick_ms, rate,
 --   mode, state, batch, interval, max_active, active_ttl, redirect }
 -- n is the 0-based rank when waiting, the expiry in ms when active, and

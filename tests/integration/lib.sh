@@ -132,6 +132,17 @@ check_eq() {
 	fi
 }
 
+# check_lines GOT WANT DESC WHERE: two lists of lines are the same; else
+# each line that differs, named as missing from WHERE or only in WHERE.
+check_lines() {
+	if [ "$1" = "$2" ]; then
+		pass "$3"
+	else
+		fail "$3" "$(diff <(echo "$2") <(echo "$1") |
+		    sed -n "s/^</missing from $4:/p; s/^>/only in $4:/p")"
+	fi
+}
+
 # check_contains GOT NEEDLE DESC: NEEDLE is a plain string.
 check_contains() {
 	if [[ $1 == *"$2"* ]]; then

@@ -23,14 +23,9 @@ flags() {
 	grep -oE -- '--[a-z][a-z-]*' | sort -u
 }
 
+# same GOT WANT DESC: the lists of a page and of a program agree.
 same() {
-	local got=$1 want=$2 desc=$3
-	if [ "$got" = "$want" ]; then
-		pass "$desc"
-	else
-		fail "$desc" "$(diff <(echo "$want") <(echo "$got") |
-		    sed -n 's/^</missing from the page:/p; s/^>/only in the page:/p')"
-	fi
+	check_lines "$1" "$2" "$3" "the page"
 }
 
 same "$(tagged "$DOC/waitroom.conf.5" | grep -v -- '^-')" \

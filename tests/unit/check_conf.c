@@ -763,10 +763,12 @@ START_TEST(test_key_table)
 	struct queue_conf q;
 	char msg[CONF_ERR_MAX];
 	size_t n = 0;
+	int restart;
 
 	conf_init(&c);
 	conf_queue_init(&q, "t");
-	for (size_t i = 0; (name = conf_key_at(i, &scope)) != NULL; i++, n++) {
+	for (size_t i = 0; (name = conf_key_at(i, &scope, &restart)) != NULL;
+	    i++, n++) {
 		int global = strcmp(scope, "queue") != 0;
 
 		ck_assert(strcmp(scope, "both") == 0 || strcmp(scope,
@@ -781,9 +783,46 @@ START_TEST(test_key_table)
 			    "%s", name);
 	}
 	ck_assert_uint_ge(n, 20);
-	ck_assert_ptr_null(conf_key_at(n + 1, &scope));
+	ck_assert_ptr_null(conf_key_at(n + 1, &scope, &restart));
 	conf_queue_free(&q);
 	conf_free(&c);
+}
+END_TEST
+
+static void
+note_kept(const char *key, void *arg)
+{
+	char *names = arg;
+
+	strcat(names, key);
+	strcat(names, " ");
+}
+
+/* A reload keeps what only a restart changes, by the table's column. */
+START_TEST(test_keep_restart)
+{
+	struct conf old, fresh;
+	char why[CONF_ERR_MAX], kept[256] = "";
+
+	conf_init(&old);
+	conf_init(&fresh);
+	ck_assert_int_eq(conf_load_string(&old, "listen = 127.0.0.1:1\n"
+	    "workers = 2\npush_interval = 3\n[queue a]\n"
+	    "page_template = /a\n", "old", why, sizeof why), 0);
+	ck_assert_int_eq(conf_load_string(&fresh, "listen = 127.0.0.1:2\n"
+	    "workers = 2\npush_interval = 5\njoin_rate_per_ip = 9\n"
+	    "[queue a]\npage_template = /b\nbatch = 7\n", "fresh", why,
+	    sizeof why), 0);
+	conf_keep_restart(&fresh, &old, note_kept, kept);
+	ck_assert_str_eq(kept, "listen join_rate_per_ip page_template ");
+	ck_assert_str_eq(fresh.listen, "127.0.0.1:1");
+	ck_assert_int_eq(fresh.join_rate_per_ip, 0);
+	ck_assert_str_eq(fresh.queues[0].page_template, "/a");
+	ck_assert_int_eq(fresh.push_interval, 5);	/* reloads */
+	ck_assert_int_eq(fresh.queues[0].batch, 7);
+	ck_assert_str_eq(old.listen, "127.0.0.1:2");	/* old frees it */
+	conf_free(&old);
+	conf_free(&fresh);
 }
 END_TEST
 
@@ -812,6 +851,7 @@ main(void)
 	tcase_add_test(tc, test_shipped_example);
 	tcase_add_test(tc, test_key_kind);
 	tcase_add_test(tc, test_key_table);
+	tcase_add_test(tc, test_keep_restart);
 	tcase_add_loop_test(bad, test_bad_file, 0,
 	    (int)(sizeof bad_files / sizeof bad_files[0]));
 	tcase_add_test(bad, test_bad_queue_name_length);

@@ -1,6 +1,6 @@
-/* queue.c: what a queue's facts mean to a waiter; pure, clock injected. */
+/* eta.c: what a queue's facts mean to a waiter; pure, clock injected. */
 #include "conf.h"
-#include "queue.h"
+#include "eta.h"
 
 static long long
 ceil_div(long long a, long long b)
@@ -9,7 +9,7 @@ ceil_div(long long a, long long b)
 }
 
 static long long
-queue_eta_rate(const struct queue_facts *f, long long position)
+eta_rate(const struct queue_facts *f, long long position)
 {
 	long long eta = ceil_div(position, f->batch) * f->interval;
 	long long since;
@@ -22,7 +22,7 @@ queue_eta_rate(const struct queue_facts *f, long long position)
 }
 
 static long long
-queue_eta_capacity(const struct queue_facts *f, long long position)
+eta_capacity(const struct queue_facts *f, long long position)
 {
 	if (f->rate > 0) {
 		double t = (double)position / f->rate;
@@ -35,11 +35,11 @@ queue_eta_capacity(const struct queue_facts *f, long long position)
 }
 
 long long
-queue_eta(const struct queue_facts *f, long long position)
+eta_seconds(const struct queue_facts *f, long long position)
 {
 	if (f->state == STATE_PAUSED || position < 1)
 		return -1;
 	if (f->mode == MODE_CAPACITY)
-		return f->max_active > 0 ? queue_eta_capacity(f, position) : -1;
-	return f->batch > 0 && f->interval > 0 ? queue_eta_rate(f, position) : -1;
+		return f->max_active > 0 ? eta_capacity(f, position) : -1;
+	return f->batch > 0 && f->interval > 0 ? eta_rate(f, position) : -1;
 }

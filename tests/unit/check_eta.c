@@ -1,6 +1,6 @@
-/* check_queue.c: estimated waits, with the clock injected. */
+/* check_eta.c: estimated waits, with the clock injected. */
 #include "conf.h"
-#include "queue.h"
+#include "eta.h"
 #include "unit.h"
 
 #define T0 1763800000000LL	/* a Redis TIME in ms */
@@ -35,11 +35,11 @@ START_TEST(test_rate_just_after_tick)
 {
 	struct queue_facts f = rate(0);
 
-	ck_assert_int_eq(queue_eta(&f, 1), 10);
-	ck_assert_int_eq(queue_eta(&f, 10), 10);
-	ck_assert_int_eq(queue_eta(&f, 11), 20);
-	ck_assert_int_eq(queue_eta(&f, 25), 30);
-	ck_assert_int_eq(queue_eta(&f, 1000), 1000);
+	ck_assert_int_eq(eta_seconds(&f, 1), 10);
+	ck_assert_int_eq(eta_seconds(&f, 10), 10);
+	ck_assert_int_eq(eta_seconds(&f, 11), 20);
+	ck_assert_int_eq(eta_seconds(&f, 25), 30);
+	ck_assert_int_eq(eta_seconds(&f, 1000), 1000);
 }
 END_TEST
 
@@ -47,12 +47,12 @@ START_TEST(test_rate_since_tick)
 {
 	struct queue_facts f = rate(9000);	/* interval - 1 s */
 
-	ck_assert_int_eq(queue_eta(&f, 1), 1);
-	ck_assert_int_eq(queue_eta(&f, 11), 11);
+	ck_assert_int_eq(eta_seconds(&f, 1), 1);
+	ck_assert_int_eq(eta_seconds(&f, 11), 11);
 	f = rate(2000);
-	ck_assert_int_eq(queue_eta(&f, 25), 28);
+	ck_assert_int_eq(eta_seconds(&f, 25), 28);
 	f = rate(5000);
-	ck_assert_int_eq(queue_eta(&f, 10), 5);
+	ck_assert_int_eq(eta_seconds(&f, 10), 5);
 }
 END_TEST
 
@@ -60,10 +60,10 @@ START_TEST(test_rate_never_negative)
 {
 	struct queue_facts f = rate(10000);
 
-	ck_assert_int_eq(queue_eta(&f, 1), 0);
+	ck_assert_int_eq(eta_seconds(&f, 1), 0);
 	f = rate(60000);	/* the tick is late */
-	ck_assert_int_eq(queue_eta(&f, 1), 0);
-	ck_assert_int_eq(queue_eta(&f, 11), 0);
+	ck_assert_int_eq(eta_seconds(&f, 1), 0);
+	ck_assert_int_eq(eta_seconds(&f, 11), 0);
 }
 END_TEST
 
@@ -72,9 +72,9 @@ START_TEST(test_rate_never_ticked)
 	struct queue_facts f = rate(0);
 
 	f.last_tick_ms = 0;
-	ck_assert_int_eq(queue_eta(&f, 1), 10);
-	ck_assert_int_eq(queue_eta(&f, 25), 30);
-	ck_assert_int_eq(queue_eta(&f, 100), 100);
+	ck_assert_int_eq(eta_seconds(&f, 1), 10);
+	ck_assert_int_eq(eta_seconds(&f, 25), 30);
+	ck_assert_int_eq(eta_seconds(&f, 100), 100);
 }
 END_TEST
 
@@ -84,11 +84,11 @@ START_TEST(test_rate_other_figures)
 
 	f.batch = 1400;
 	f.interval = 10;
-	ck_assert_int_eq(queue_eta(&f, 1400), 7);
-	ck_assert_int_eq(queue_eta(&f, 1401), 17);
+	ck_assert_int_eq(eta_seconds(&f, 1400), 7);
+	ck_assert_int_eq(eta_seconds(&f, 1401), 17);
 	f.batch = 1;
 	f.interval = 60;
-	ck_assert_int_eq(queue_eta(&f, 3), 177);
+	ck_assert_int_eq(eta_seconds(&f, 3), 177);
 }
 END_TEST
 
@@ -97,11 +97,11 @@ START_TEST(test_paused)
 	struct queue_facts f = rate(0);
 
 	f.state = STATE_PAUSED;
-	ck_assert_int_eq(queue_eta(&f, 1), -1);
-	ck_assert_int_eq(queue_eta(&f, 500), -1);
+	ck_assert_int_eq(eta_seconds(&f, 1), -1);
+	ck_assert_int_eq(eta_seconds(&f, 500), -1);
 	f = capacity(2.0);
 	f.state = STATE_PAUSED;
-	ck_assert_int_eq(queue_eta(&f, 1), -1);
+	ck_assert_int_eq(eta_seconds(&f, 1), -1);
 }
 END_TEST
 
@@ -109,13 +109,13 @@ START_TEST(test_capacity_rate)
 {
 	struct queue_facts f = capacity(2.0);
 
-	ck_assert_int_eq(queue_eta(&f, 1), 1);
-	ck_assert_int_eq(queue_eta(&f, 4), 2);
-	ck_assert_int_eq(queue_eta(&f, 5), 3);
+	ck_assert_int_eq(eta_seconds(&f, 1), 1);
+	ck_assert_int_eq(eta_seconds(&f, 4), 2);
+	ck_assert_int_eq(eta_seconds(&f, 5), 3);
 	f = capacity(0.5);
-	ck_assert_int_eq(queue_eta(&f, 3), 6);
+	ck_assert_int_eq(eta_seconds(&f, 3), 6);
 	f = capacity(0.3);
-	ck_assert_int_eq(queue_eta(&f, 1), 4);
+	ck_assert_int_eq(eta_seconds(&f, 1), 4);
 }
 END_TEST
 
@@ -123,11 +123,11 @@ START_TEST(test_capacity_no_rate)
 {
 	struct queue_facts f = capacity(0);
 
-	ck_assert_int_eq(queue_eta(&f, 1), 300);
-	ck_assert_int_eq(queue_eta(&f, 100), 300);
-	ck_assert_int_eq(queue_eta(&f, 101), 600);
-	ck_assert_int_eq(queue_eta(&f, 150), 600);
-	ck_assert_int_eq(queue_eta(&f, 1000), 3000);
+	ck_assert_int_eq(eta_seconds(&f, 1), 300);
+	ck_assert_int_eq(eta_seconds(&f, 100), 300);
+	ck_assert_int_eq(eta_seconds(&f, 101), 600);
+	ck_assert_int_eq(eta_seconds(&f, 150), 600);
+	ck_assert_int_eq(eta_seconds(&f, 1000), 3000);
 }
 END_TEST
 

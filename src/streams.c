@@ -1,5 +1,5 @@
 /*
- * broadcast.c: the streams of this process; see broadcast.h.
+ * streams.c: the streams of this process; see streams.h.
  *
  * Invariants:
  * - An open stream is in the token table and in exactly one slot of the
@@ -7,31 +7,34 @@
  * - A status batch in flight holds its streams (inflight = 1); a stream
  *   closed meanwhile is freed when the batch's answer comes back, never
  *   before, so a late Redis reply never touches freed memory.
- * - One broadcast per process (the close callback finds it through
- *   the_broadcast).
+ * - One struct streams per process (the close callback finds it through
+ *   the_streams).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include <event2/event.h>
 #include <jansson.h>
 #include <uuid/uuid.h>
 
-#include "api.h"
-#include "broadcast.h"
 #include "conf.h"
 #include "http.h"
 #include "ipcount.h"
 #include "keys.h"
 #include "log.h"
 #include "metrics.h"
+#include "pass.h"
+#include "qstore.h"
 #include "reply.h"
 #include "sse.h"
 #include "sse_frame.h"
 #include "store.h"
+#include "text.h"
 #include "stream_table.h"
+#include "streams.h"
 #include "wheel.h"
 
 struct bqueue {
@@ -41,7 +44,7 @@ struct bqueue {
 	size_t streams;		/* open streams of this queue */
 };
 
-struct broadcast {
+struct streams {
 	struct app *app;
 	struct stream_table streams;	/* token -> open streams */
 	size_t reserved;	/* reservations not yet started */
@@ -56,18 +59,18 @@ struct broadcast {
 };
 
 struct batch {
-	struct broadcast *b;
+	struct streams *b;
 	uint16_t queue;
 	int n;
-	struct stream *st[BROADCAST_BATCH];
+	struct stream *st[STREAMS_BATCH];
 };
 
-static struct broadcast *the_broadcast;
+static struct streams *the_streams;
 
 /* ---- queues --------------------------------------------------------- */
 
 static int
-bq_find(struct broadcast *b, const char *name, size_t len)
+bq_find(struct streams *b, const char *name, size_t len)
 {
 	struct bqueue *q;
 
@@ -86,18 +89,23 @@ bq_find(struct broadcast *b, const char *name, size_t len)
 }
 
 static void
-bq_learn(struct bqueue *q, const struct facts *f)
+bq_learn(struct bqueue *q, const struct standing *s)
 {
-	snprintf(q->redirect, sizeof q->redirect, "%s", f->redirect);
-	q->waiting = f->waiting;
+	text_copy(q->redirect, sizeof q->redirect, s->redirect);
+	q->waiting = s->waiting;
 }
 
 /* ---- one stream ----------------------------------------------------- */
 
 enum close_how { CLOSE_END, CLOSE_ABORT, CLOSE_GONE };
 
+/*
+ * The one teardown of a stream, whatever ends it, with a reason that is
+ * logged and counted; the free waits while a status batch holds it (as
+ * httpd's server_close and tmux's deferred free do).
+ */
 static void
-stream_close(struct broadcast *b, struct stream *st, const char *reason,
+stream_close(struct streams *b, struct stream *st, const char *reason,
     enum close_how how)
 {
 	char tok[37], short_tok[9];
@@ -141,11 +149,11 @@ stream_timeout(const struct conf *c)
 static void
 stream_on_close(struct evhttp_connection *evcon, void *arg)
 {
-	stream_close(the_broadcast, arg, "client gone", CLOSE_GONE);
+	stream_close(the_streams, arg, "client gone", CLOSE_GONE);
 }
 
 static void
-stream_slow(struct broadcast *b, struct stream *st)
+stream_slow(struct streams *b, struct stream *st)
 {
 	log_info("event=slow_client queue=%s unsent=%zu",
 	    b->queues[st->queue].name, sse_unsent(st));
@@ -157,7 +165,7 @@ stream_slow(struct broadcast *b, struct stream *st)
  * sends nothing); 0, or -1 if st was closed.
  */
 static int
-stream_send(struct broadcast *b, struct stream *st, const char *event,
+stream_send(struct streams *b, struct stream *st, const char *event,
     char *data)
 {
 	int rc = 0;
@@ -172,7 +180,7 @@ stream_send(struct broadcast *b, struct stream *st, const char *event,
 }
 
 static void
-stream_entered(struct broadcast *b, struct stream *st, long long expiry_ms)
+stream_entered(struct streams *b, struct stream *st, long long expiry_ms)
 {
 	struct bqueue *q = &b->queues[st->queue];
 	struct token_status ts = { 0 };
@@ -183,13 +191,15 @@ stream_entered(struct broadcast *b, struct stream *st, long long expiry_ms)
 	ts.waiting = q->waiting;
 	ts.active_until = expiry_ms / 1000;
 	ts.redirect = q->redirect[0] ? q->redirect : NULL;
-	api_pass_attach(b->app, &ts, pass);
+	if (pass_attach(b->app->passkeys, &ts, (long long)time(NULL),
+	    pass) == -1)
+		log_error("event=pass_sign_failed queue=%s", ts.queue);
 	if (stream_send(b, st, "entered", reply_status_text(&ts)) == 0)
 		stream_close(b, st, "entered", CLOSE_END);
 }
 
 static void
-stream_gone(struct broadcast *b, struct stream *st, const char *reason)
+stream_gone(struct streams *b, struct stream *st, const char *reason)
 {
 	char tok[37];
 
@@ -205,27 +215,30 @@ stream_gone(struct broadcast *b, struct stream *st, const char *reason)
  * queued behind it (unless force: the first one).
  */
 static void
-stream_status(struct broadcast *b, struct stream *st, const struct facts *f,
+stream_status(struct streams *b, struct stream *st, const struct standing *s,
     long long rank, int force)
 {
-	struct facts one = *f;
 	struct token_status ts;
+	char tok[37];
 
 	if (!force && sse_unsent(st) > 0) {
-		if (++st->stalls >= BROADCAST_STALLS)
+		if (++st->stalls >= STREAMS_STALLS)
 			stream_slow(b, st);
 		return;
 	}
 	st->stalls = 0;
-	uuid_unparse_lower(st->token, one.token);
-	strcpy(one.status, "waiting");
-	one.n = rank;
-	facts_status(&one, b->queues[st->queue].name, &ts);
+	uuid_unparse_lower(st->token, tok);
+	memset(&ts, 0, sizeof ts);
+	ts.queue = b->queues[st->queue].name;
+	ts.token = tok;
+	ts.waiting = s->waiting;
+	ts.position = rank + 1;
+	ts.eta_seconds = eta_seconds(&s->q, ts.position);
 	stream_send(b, st, "status", reply_status_text(&ts));
 }
 
 static void
-stream_keepalive(struct broadcast *b, struct stream *st, uint32_t now)
+stream_keepalive(struct streams *b, struct stream *st, uint32_t now)
 {
 	if (now - st->last_write < (uint32_t)b->app->conf->keepalive_interval)
 		return;
@@ -237,33 +250,20 @@ stream_keepalive(struct broadcast *b, struct stream *st, uint32_t now)
 /* ---- status batches ------------------------------------------------- */
 
 static void
-batch_apply(struct batch *bt, const redisReply *r)
+batch_apply(struct batch *bt, const struct qs_ranks *rk)
 {
-	struct broadcast *b = bt->b;
-	const redisReply *kinds, *vals;
-	struct facts f;
+	struct streams *b = bt->b;
 
-	if (facts_parse(r, &f) == 0 && strcmp(f.result, "no_queue") == 0) {
-		for (int i = 0; i < bt->n; i++)
-			if (!bt->st[i]->closed)
-				stream_gone(b, bt->st[i], "queue dropped");
-		return;
-	}
-	if (facts_parse(r, &f) == -1 || r->elements != 17 ||
-	    (kinds = r->element[15])->type != REDIS_REPLY_STRING ||
-	    (vals = r->element[16])->type != REDIS_REPLY_ARRAY ||
-	    kinds->len != (size_t)bt->n || vals->elements != (size_t)bt->n)
-		return;
-	bq_learn(&b->queues[bt->queue], &f);
+	bq_learn(&b->queues[bt->queue], &rk->s);
 	for (int i = 0; i < bt->n; i++) {
 		struct stream *st = bt->st[i];
-		long long v = vals->element[i]->integer;
+		long long v = rk->values[i];
 
 		if (st->closed)
 			continue;
-		if (kinds->str[i] == 'w')
-			stream_status(b, st, &f, v, 0);
-		else if (kinds->str[i] == 'a')
+		if (rk->kinds[i] == 'w')
+			stream_status(b, st, &rk->s, v, 0);
+		else if (rk->kinds[i] == 'a')
 			stream_entered(b, st, v);
 		else
 			stream_gone(b, st, "expired");
@@ -271,22 +271,24 @@ batch_apply(struct batch *bt, const redisReply *r)
 }
 
 static void
-batch_done(const struct store_result *res, void *arg)
+batch_done(enum result r, const struct qs_ranks *rk, void *arg)
 {
 	struct batch *bt = arg;
 	uint32_t now = sse_now();
 
 	/* Streams closed while the batch was out, or by applying it, are
 	 * ours to free here: inflight kept stream_close from doing it. */
-	if (res->status == STORE_OK)
-		batch_apply(bt, res->reply);
+	if (r == RESULT_OK)
+		batch_apply(bt, rk);
 	for (int i = 0; i < bt->n; i++) {
 		struct stream *st = bt->st[i];
 
+		if (r == RESULT_NO_QUEUE && !st->closed)
+			stream_gone(bt->b, st, "queue dropped");
 		st->inflight = 0;
 		if (st->closed)
 			free(st);
-		else if (res->status != STORE_OK)
+		else if (r != RESULT_OK)
 			stream_keepalive(bt->b, st, now);
 	}
 	free(bt);
@@ -295,29 +297,27 @@ batch_done(const struct store_result *res, void *arg)
 static void
 batch_send(struct batch *bt)
 {
-	struct broadcast *b = bt->b;
-	const char *argv[API_QUEUE_KEYS + BROADCAST_BATCH];
-	char tokens[BROADCAST_BATCH][37];
-	struct queue_keys k;
+	struct streams *b = bt->b;
+	const char *argv[STREAMS_BATCH];
+	char tokens[STREAMS_BATCH][37];
 
-	api_queue_argv(b->app, b->queues[bt->queue].name, &k, argv);
 	for (int i = 0; i < bt->n; i++) {
 		uuid_unparse_lower(bt->st[i]->token, tokens[i]);
-		argv[API_QUEUE_KEYS + i] = tokens[i];
+		argv[i] = tokens[i];
 		bt->st[i]->inflight = 1;
 	}
-	if (store_eval(b->app->store, LUA_RANKS, API_QUEUE_KEYS,
-	    API_QUEUE_KEYS + bt->n, argv, NULL, batch_done, bt) == -1) {
-		struct store_result res = { STORE_UNAVAILABLE, NULL, NULL };
+	if (qstore_ranks(b->app->qstore, b->queues[bt->queue].name, bt->n,
+	    argv, batch_done, bt) == -1) {
+		struct qs_ranks none = { .kinds = "" };
 
-		batch_done(&res, bt);
+		batch_done(RESULT_UNAVAILABLE, &none, bt);
 	}
 }
 
 /* ---- the timer ------------------------------------------------------ */
 
 static struct batch *
-batch_for(struct broadcast *b, struct batch **open, size_t nopen,
+batch_for(struct streams *b, struct batch **open, size_t nopen,
     uint16_t queue)
 {
 	for (size_t i = 0; i < nopen; i++)
@@ -328,7 +328,7 @@ batch_for(struct broadcast *b, struct batch **open, size_t nopen,
 
 /* Group the slot's streams into one batch per queue and send them. */
 static void
-broadcast_visit(struct broadcast *b, int s)
+streams_visit(struct streams *b, int s)
 {
 	struct batch *open[16] = { NULL };
 	size_t nopen = 0;
@@ -353,7 +353,7 @@ broadcast_visit(struct broadcast *b, int s)
 			open[nopen++] = bt;
 		}
 		bt->st[bt->n++] = st;
-		if (bt->n == BROADCAST_BATCH) {
+		if (bt->n == STREAMS_BATCH) {
 			batch_send(bt);
 			for (size_t i = 0; i < nopen; i++)
 				if (open[i] == bt)
@@ -365,9 +365,9 @@ broadcast_visit(struct broadcast *b, int s)
 }
 
 static void
-broadcast_tick(evutil_socket_t fd, short what, void *arg)
+streams_tick(evutil_socket_t fd, short what, void *arg)
 {
-	struct broadcast *b = arg;
+	struct streams *b = arg;
 	int s = wheel_turn(&b->wheel);
 
 	if (b->wheel.slots[s] == NULL)
@@ -382,14 +382,14 @@ broadcast_tick(evutil_socket_t fd, short what, void *arg)
 		}
 		return;
 	}
-	broadcast_visit(b, s);
+	streams_visit(b, s);
 }
 
 /* ---- promotions published by any instance ------------------------- */
 
 /* Every stream of queue q: the admin API dropped the queue. */
 static void
-broadcast_dropped(struct broadcast *b, int q)
+streams_dropped(struct streams *b, int q)
 {
 	for (size_t i = 0; i < b->streams.size; i++) {
 		struct stream *st, *next;
@@ -409,22 +409,23 @@ broadcast_dropped(struct broadcast *b, int q)
  *   "dropped"                                 (the queue is gone)
  */
 static void
-broadcast_message(const char *channel, const char *msg, size_t len,
+streams_message(const char *channel, const char *msg, size_t len,
     void *arg)
 {
-	struct broadcast *b = arg;
-	const char *open = strchr(channel, '{'), *close;
+	struct streams *b = arg;
 	char *copy, *save, *word, *arg1;
+	const char *queue;
+	size_t qlen;
 	int q, entered;
 
-	if (open == NULL || (close = strchr(open, '}')) == NULL ||
-	    (q = bq_find(b, open + 1, (size_t)(close - open - 1))) < 0 ||
+	if (keys_channel_queue(channel, &queue, &qlen) == -1 ||
+	    (q = bq_find(b, queue, qlen)) < 0 ||
 	    (copy = strndup(msg, len)) == NULL)
 		return;
 	word = strtok_r(copy, " ", &save);
 	entered = word && strcmp(word, "entered") == 0;
 	if (word && strcmp(word, "dropped") == 0)
-		broadcast_dropped(b, q);
+		streams_dropped(b, q);
 	if (!entered && (word == NULL || strcmp(word, "gone") != 0)) {
 		free(copy);
 		return;
@@ -453,7 +454,7 @@ broadcast_message(const char *channel, const char *msg, size_t len,
 /* ---- the public side -------------------------------------------------- */
 
 int
-broadcast_reserve(struct broadcast *b, const char *addr, struct ipslot **slot)
+streams_reserve(struct streams *b, const char *addr, struct ipslot **slot)
 {
 	int full;
 
@@ -467,15 +468,15 @@ broadcast_reserve(struct broadcast *b, const char *addr, struct ipslot **slot)
 }
 
 void
-broadcast_unreserve(struct broadcast *b, struct ipslot *slot)
+streams_unreserve(struct streams *b, struct ipslot *slot)
 {
 	b->reserved--;
 	ipcount_release(b->ips, slot);
 }
 
 void
-broadcast_start(struct broadcast *b, struct evhttp_request *req,
-    const char *queue, const char *token, const struct facts *f,
+streams_start(struct streams *b, struct evhttp_request *req,
+    const char *queue, const char *token, const struct standing *s,
     unsigned long last_id, struct ipslot *slot)
 {
 	struct stream *st = calloc(1, sizeof *st);
@@ -490,18 +491,18 @@ broadcast_start(struct broadcast *b, struct evhttp_request *req,
 		    "this server cannot open another stream now");
 		return;
 	}
-	bq_learn(&b->queues[q], f);
+	bq_learn(&b->queues[q], s);
 	st->queue = (uint16_t)q, st->ip = slot, st->id = (uint32_t)last_id;
 	sse_open(st, req, c->push_interval * 1000, b->timeout,
 	    stream_on_close);
 	stream_table_put(&b->streams, st);
 	wheel_put(&b->wheel, st, wheel_pick(&b->wheel));
 	b->queues[q].streams++;
-	stream_status(b, st, f, f->n, 1);
+	stream_status(b, st, s, s->n, 1);
 }
 
 void
-broadcast_drain(struct broadcast *b, long retry_ms)
+streams_drain(struct streams *b, long retry_ms)
 {
 	char retry[32];
 	size_t n = sse_frame_retry(retry, sizeof retry, retry_ms);
@@ -518,13 +519,13 @@ broadcast_drain(struct broadcast *b, long retry_ms)
 }
 
 size_t
-broadcast_count(const struct broadcast *b)
+streams_count(const struct streams *b)
 {
 	return b->streams.count;
 }
 
 int
-broadcast_queue_at(const struct broadcast *b, size_t i, const char **name,
+streams_queue_at(const struct streams *b, size_t i, const char **name,
     size_t *streams)
 {
 	if (i >= b->nqueues)
@@ -535,14 +536,14 @@ broadcast_queue_at(const struct broadcast *b, size_t i, const char **name,
 }
 
 unsigned long
-broadcast_reconnects(const struct broadcast *b)
+streams_reconnects(const struct streams *b)
 {
 	return store_reconnects(b->sub);
 }
 
 /* Streams allowed: the configured cap, else what the fd limit leaves. */
 static size_t
-broadcast_cap(const struct conf *c)
+streams_cap(const struct conf *c)
 {
 	struct rlimit rl;
 
@@ -555,23 +556,23 @@ broadcast_cap(const struct conf *c)
 
 /* max_streams and max_streams_per_ip from app->conf. */
 static void
-broadcast_set_limits(struct broadcast *b)
+streams_set_limits(struct streams *b)
 {
-	b->max_streams = broadcast_cap(b->app->conf);
+	b->max_streams = streams_cap(b->app->conf);
 	b->max_per_ip = (size_t)b->app->conf->max_streams_per_ip;
 }
 
 void
-broadcast_reload(struct broadcast *b)
+streams_reload(struct streams *b)
 {
 	const struct conf *c = b->app->conf;
-	int n = (int)(c->push_interval * 1000 / BROADCAST_SLOT_MS);
+	int n = (int)(c->push_interval * 1000 / STREAMS_SLOT_MS);
 
-	broadcast_set_limits(b);
+	streams_set_limits(b);
 	if (n != b->wheel.nslots && wheel_resize(&b->wheel, n) == -1)
 		log_error("event=reload_failed error=\"out of memory\" "
 		    "msg=\"push_interval stays %d ms\"",
-		    b->wheel.nslots * BROADCAST_SLOT_MS);
+		    b->wheel.nslots * STREAMS_SLOT_MS);
 	if (stream_timeout(c) == b->timeout)
 		return;
 	b->timeout = stream_timeout(c);
@@ -580,43 +581,43 @@ broadcast_reload(struct broadcast *b)
 			sse_set_timeout(st, b->timeout);
 }
 
-struct broadcast *
-broadcast_new(struct app *app, char *err, size_t errlen)
+struct streams *
+streams_new(struct app *app, char *err, size_t errlen)
 {
-	struct broadcast *b = calloc(1, sizeof *b);
+	struct streams *b = calloc(1, sizeof *b);
 	const struct conf *c = app->conf;
-	struct timeval tv = { 0, BROADCAST_SLOT_MS * 1000 };
+	struct timeval tv = { 0, STREAMS_SLOT_MS * 1000 };
 	char pattern[KEYS_MAX];
 
 	if (b == NULL)
 		goto oom;
 	b->app = app;
 	b->timeout = stream_timeout(c);
-	broadcast_set_limits(b);
+	streams_set_limits(b);
 	b->ips = ipcount_new();
-	b->timer = event_new(app->base, -1, EV_PERSIST, broadcast_tick, b);
+	b->timer = event_new(app->base, -1, EV_PERSIST, streams_tick, b);
 	if (stream_table_init(&b->streams) == -1 || wheel_init(&b->wheel,
-	    (int)(c->push_interval * 1000 / BROADCAST_SLOT_MS)) == -1 ||
+	    (int)(c->push_interval * 1000 / STREAMS_SLOT_MS)) == -1 ||
 	    !b->ips || !b->timer)
 		goto oom;
-	snprintf(pattern, sizeof pattern, "%s:{*}:events", c->key_prefix);
+	keys_events_pattern(pattern, c->key_prefix);
 	if ((b->sub = store_new_subscriber(app->base, c->redis, pattern,
-	    broadcast_message, b, err, errlen)) == NULL)
+	    streams_message, b, err, errlen)) == NULL)
 		goto fail;
 	for (size_t i = 0; i < c->nqueues; i++)
 		bq_find(b, c->queues[i].name, strlen(c->queues[i].name));
 	evtimer_add(b->timer, &tv);
-	the_broadcast = b;
+	the_streams = b;
 	return b;
 oom:
 	snprintf(err, errlen, "out of memory");
 fail:
-	broadcast_free(b);
+	streams_free(b);
 	return NULL;
 }
 
 void
-broadcast_free(struct broadcast *b)
+streams_free(struct streams *b)
 {
 	if (b == NULL)
 		return;
@@ -631,7 +632,7 @@ broadcast_free(struct broadcast *b)
 	stream_table_free(&b->streams);
 	wheel_free(&b->wheel);
 	free(b->queues);
-	if (the_broadcast == b)
-		the_broadcast = NULL;
+	if (the_streams == b)
+		the_streams = NULL;
 	free(b);
 }

@@ -1,9 +1,9 @@
 /*
- * queue.h: the pure domain of a queue: what its Redis facts mean to a
+ * eta.h: the pure domain of a queue: what its Redis facts mean to a
  * waiter. No I/O; time is passed in, so unit tests inject it.
  */
-#ifndef WR_QUEUE_H
-#define WR_QUEUE_H
+#ifndef WR_ETA_H
+#define WR_ETA_H
 
 /* What a script reports about a queue, enough to estimate a wait. */
 struct queue_facts {
@@ -22,6 +22,6 @@ struct queue_facts {
  * Seconds until position (1 = next) is admitted; -1 when there is no
  * estimate (a paused queue admits nobody).
  */
-long long queue_eta(const struct queue_facts *f, long long position);
+long long eta_seconds(const struct queue_facts *f, long long position);
 
 #endif

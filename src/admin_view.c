@@ -1,0 +1,54 @@
+/* admin_view.c: a queue's figures as the admin API's JSON; see admin_view.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "admin_view.h"
+#include "conf.h"
+
+static const char *const total_names[SHOW_NTOTALS] = { "joined",
+    "admitted", "expired", "left", "abandoned", "removed" };
+
+const char *
+admin_view_field(const struct qconfig *c, const char *field)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->key[i], field) == 0)
+			return c->value[i];
+	return NULL;
+}
+
+json_t *
+admin_view_config(const struct qconfig *c)
+{
+	json_t *j = json_object();
+
+	for (size_t i = 0; j && i < c->n; i++) {
+		enum conf_key_kind kind = conf_queue_key_kind(c->key[i]);
+
+		if (kind == CONF_SHARED_INT)
+			json_object_set_new(j, c->key[i],
+			    json_integer(strtoll(c->value[i], NULL, 10)));
+		else if (kind == CONF_SHARED_TEXT)
+			json_object_set_new(j, c->key[i], c->len[i] == 0 ?
+			    json_null() : json_string(c->value[i]));
+	}
+	return j;
+}
+
+json_t *
+admin_view_queue(const struct queue_figures *f, const char *queue,
+    size_t streams)
+{
+	const char *state = admin_view_field(&f->config, "state");
+	json_t *totals = json_object();
+
+	for (size_t i = 0; totals && i < SHOW_NTOTALS; i++)
+		json_object_set_new(totals, total_names[i],
+		    json_integer(f->totals[i]));
+	return json_pack("{s:s,s:s,s:o,s:I,s:I,s:o,s:I,s:I}", "queue", queue,
+	    "state", state ? state : "open", "config",
+	    admin_view_config(&f->config), "waiting", (json_int_t)f->waiting,
+	    "active", (json_int_t)f->active, "totals", totals,
+	    "admitted_last_minute", (json_int_t)f->last_minute,
+	    "streams", (json_int_t)streams);
+}

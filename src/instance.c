@@ -1,0 +1,286 @@
+/*
+ * instance.c: one single-loop instance; see instance.h. Signals are loop
+ * events, so no handler runs in signal context.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "admission.h"
+#include "api.h"
+#include "app.h"
+#include "conf.h"
+#include "http.h"
+#include "instance.h"
+#include "join_batch.h"
+#include "log.h"
+#include "metrics_share.h"
+#include "listener.h"
+#include "notify.h"
+#include "passkeys.h"
+#include "qstore.h"
+#include "ratelimit.h"
+#include "reload.h"
+#include "revoke.h"
+#include "store.h"
+#include "streams.h"
+
+/* What the service manager shows: one line. */
+static void
+announce_status(struct app *app)
+{
+	notify_status("serving queues=%zu streams=%zu", app->conf->nqueues,
+	    streams_count(app->streams));
+}
+
+/*
+ * Write the configured queues into Redis: at first connect the file wins;
+ * after a reconnect only a hash Redis lost is written again. The single
+ * process is ready once it listens and Redis answers.
+ */
+static void
+on_store_ready(int first, void *arg)
+{
+	struct app *app = arg;
+
+	for (size_t i = 0; i < app->conf->nqueues; i++)
+		qstore_seed(app->qstore, &app->conf->queues[i],
+		    first ? "replace" : "missing");
+	if (first && app->worker < 0) {
+		app->said_ready = 1;
+		notify_send("READY=1");
+		announce_status(app);
+	}
+}
+
+/* A worker tells the supervisor it serves, at start and after a reload. */
+static int
+tell_serving(struct app *app)
+{
+	unsigned char tag = (unsigned char)(app->worker < 0 ? 0 : app->worker);
+
+	if (app->ready_fd < 0)
+		return 0;
+	return write(app->ready_fd, &tag, 1) == 1 ? 0 : -1;
+}
+
+static void
+on_reload(struct app *app)
+{
+	/* Before the first READY=1 the manager is still waiting for that. */
+	int tell = app->worker < 0 && app->said_ready;
+
+	log_info("event=sighup msg=\"reloading the configuration\"");
+	if (tell)
+		notify_reloading();
+	reload_run(app);
+	if (tell) {
+		notify_send("READY=1");
+		announce_status(app);
+	}
+	tell_serving(app);
+}
+
+#define DRAIN_RETRY_MS 1000	/* streams come back this soon, elsewhere */
+#define DRAIN_FLUSH_MS 500	/* time for the last words to leave */
+
+/*
+ * Stop accepting, tell every stream to come back (to another instance,
+ * with the same token and place), end them, and leave the loop once the
+ * last words had time to leave.
+ */
+static void
+on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	struct app *app = arg;
+	struct timeval tv = { 0, DRAIN_FLUSH_MS * 1000 };
+
+	if (sig == SIGHUP) {
+		if (!app->draining)
+			on_reload(app);
+		return;
+	}
+	if (app->draining)
+		return;
+	log_info("event=shutdown signal=%d", (int)sig);
+	if (app->worker < 0) {
+		notify_send("STOPPING=1");
+		notify_status("stopping: draining %zu streams",
+		    streams_count(app->streams));
+	}
+	app->draining = 1;
+	http_stop_accepting(app->http);
+	streams_drain(app->streams, DRAIN_RETRY_MS);
+	event_base_loopexit(app->base, &tv);
+}
+
+/* A worker starts with them blocked; now that the loop handles them. */
+static void
+unblock_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
+#define STATUS_EVERY 5	/* seconds between STATUS= lines */
+
+/*
+ * Each second: a worker tells the others its live figures (metrics); the
+ * single process tells the service manager what it serves, every
+ * STATUS_EVERY seconds (with workers, the supervisor does).
+ */
+static void
+on_publish(evutil_socket_t fd, short what, void *arg)
+{
+	static unsigned ticks;
+	struct app *app = arg;
+
+	api_metrics_publish(app);
+	if (app->worker < 0 && app->said_ready && !app->draining &&
+	    ++ticks % STATUS_EVERY == 0)
+		announce_status(app);
+}
+
+static struct event *
+publisher_new(struct app *app)
+{
+	const struct timeval second = { 1, 0 };
+	struct event *ev;
+
+	ev = event_new(app->base, -1, EV_PERSIST, on_publish, app);
+	if (ev && event_add(ev, &second) == -1) {
+		event_free(ev);
+		return NULL;
+	}
+	return ev;
+}
+
+static int
+serve(struct app *app, int fd)
+{
+	struct event *sigs[3] = { NULL, NULL, NULL }, *publisher = NULL;
+	const int signums[3] = { SIGINT, SIGTERM, SIGHUP };
+	char err[512];
+	int rc = 1;
+
+	if ((app->store = store_new(app->base, app->conf->redis, err,
+	    sizeof err)) == NULL || (app->qstore = qstore_new(app->store,
+	    app->conf->key_prefix)) == NULL || (app->join_batch =
+	    join_batch_new(app->base, app->qstore)) == NULL ||
+	    (app->http = http_new(app, fd, err,
+	    sizeof err)) == NULL || (app->streams = streams_new(app, err,
+	    sizeof err)) == NULL) {
+		log_error("event=startup_failed error=\"%s\"", err);
+		goto done;
+	}
+	store_on_ready(app->store, on_store_ready, app);
+	if ((app->admission = admission_new(app)) == NULL) {
+		log_error("event=startup_failed error=\"out of memory\"");
+		goto done;
+	}
+	for (int i = 0; i < 3; i++) {
+		sigs[i] = evsignal_new(app->base, signums[i], on_signal, app);
+		if (sigs[i] == NULL || event_add(sigs[i], NULL) == -1)
+			goto done;
+	}
+	publisher = publisher_new(app);
+	unblock_signals();
+	if (tell_serving(app) == -1)
+		goto done;
+	rc = event_base_dispatch(app->base) == -1;
+done:
+	for (int i = 0; i < 3; i++)
+		if (sigs[i])
+			event_free(sigs[i]);
+	if (publisher)
+		event_free(publisher);
+	/* Answers every call still in flight, while requests can be answered. */
+	store_free(app->store);
+	join_batch_free(app->join_batch);
+	qstore_free(app->qstore);
+	streams_free(app->streams);
+	http_free(app->http);
+	admission_free(app->admission);
+	if (app->conf_owned) {
+		conf_free(app->conf_owned);
+		free(app->conf_owned);
+	}
+	passkeys_free(app->passkeys_owned);
+	return rc;
+}
+
+/*
+ * The loop. With the epoll changelist, an event turned off and on again
+ * within one pass (evhttp does this for every keep-alive request) costs
+ * no epoll_ctl call.
+ */
+static struct event_base *
+base_new(void)
+{
+	struct event_config *cfg = event_config_new();
+	struct event_base *base;
+
+	if (cfg == NULL)
+		return NULL;
+	event_config_set_flag(cfg, EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST);
+	base = event_base_new_with_config(cfg);
+	event_config_free(cfg);
+	return base;
+}
+
+int
+instance_run(int worker, int ready_fd, void *arg)
+{
+	struct instance_setup *r = arg;
+	struct app app = { 0 };
+	char err[512];
+	int fd = r->fd, port, rc;
+
+	if (worker >= 0) {
+		log_set_tag(worker);
+		mshare_use(worker);
+		fd = listener_open(r->conf->listen, r->port, 1, 1, &port, err,
+		    sizeof err);
+		if (fd == -1) {
+			log_error("event=startup_failed error=\"%s\"", err);
+			return 1;
+		}
+	}
+	app.conf = r->conf;
+	app.pages = r->pages;
+	app.admin_token = r->admin_token;
+	app.conf_load = r->conf_load;
+	app.conf_load_arg = r->conf_load_arg;
+	app.worker = worker;
+	app.ready_fd = ready_fd;
+	app.passkeys = r->passkeys;
+	app.trusted = r->trusted;
+	app.ratelimit = r->ratelimit;
+	if ((app.base = base_new()) == NULL ||
+	    (app.revoke = revoke_new()) == NULL || (app.ratelimit == NULL &&
+	    (app.ratelimit = ratelimit_new(r->conf->join_rate_per_ip, 0)) ==
+	    NULL)) {
+		revoke_free(app.revoke);
+		log_error("event=startup_failed error=\"no event base\"");
+		if (app.base)
+			event_base_free(app.base);
+		return 1;
+	}
+	log_info("event=listen addr=%s port=%d redis=%s queues=%zu",
+	    r->conf->listen, r->port, r->conf->redis, r->conf->nqueues);
+	rc = serve(&app, fd);
+	if (app.ratelimit != r->ratelimit)
+		ratelimit_free(app.ratelimit);
+	revoke_free(app.revoke);
+	event_base_free(app.base);
+	return rc;
+}
+

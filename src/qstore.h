@@ -1,0 +1,165 @@
+/*
+ * qstore.h: the queue store. Every call the daemon makes into Redis, with
+ * the KEYS and ARGV each Lua script takes in the order its header (and
+ * lua/lib.lua) states, and its reply read into C structs (qstore_reply.h).
+ * Callers get typed callbacks and never see a redisReply; what a callback
+ * is given is borrowed and valid only during the call.
+ *
+ * Each call returns -1 without calling back when the store is not ready
+ * (the caller answers 503 or skips); else 0, and the callback runs exactly
+ * once, later, from the loop, with RESULT_UNAVAILABLE when Redis did not
+ * answer and RESULT_ERROR (logged here) when it answered an error or a
+ * reply of the wrong shape.
+ */
+#ifndef WR_QSTORE_H
+#define WR_QSTORE_H
+
+#include <stddef.h>
+
+#include "conf.h"
+#include "result.h"
+#include "standing.h"
+
+struct store;
+struct qstore;
+
+#define SHOW_NTOTALS 6		/* joined .. removed */
+
+/* A queue's configuration hash as pairs, borrowed from a reply. */
+#define QCONFIG_MAX 64
+struct qconfig {
+	size_t n;
+	const char *key[QCONFIG_MAX];
+	const char *value[QCONFIG_MAX];
+	size_t len[QCONFIG_MAX];
+};
+
+/* A queue's configuration and live figures (admin API, /metrics). */
+struct queue_figures {
+	int exists;
+	struct qconfig config;
+	long long waiting;
+	long long active;
+	long long totals[SHOW_NTOTALS];
+	long long last_minute;		/* admitted in the last minute */
+};
+
+/* A tick's work. */
+struct tick_figures {
+	long long expired, abandoned, admitted, waiting;
+};
+
+
+/* Calls through s (borrowed) for the keys under prefix (copied). */
+struct qstore *qstore_new(struct store *s, const char *prefix);
+void qstore_free(struct qstore *qs);
+
+/* Send what hiredis holds now (see store_flush). */
+void qstore_flush(struct qstore *qs);
+
+typedef void qs_standing_cb(enum result r, const struct standing *s,
+    void *arg);
+
+/* status.lua: where token stands (RESULT_OK, NO_QUEUE or GONE). */
+int qstore_status(struct qstore *qs, const char *queue, const char *token,
+    qs_standing_cb *cb, void *arg);
+/* summary.lua: the queue's facts; s->n is its active sessions. */
+int qstore_summary(struct qstore *qs, const char *queue, qs_standing_cb *cb,
+    void *arg);
+
+/*
+ * join.lua for n joins (at most 64) of queue at once: tokens[i] drawn by
+ * the caller, users[i] the user it names or NULL. cb runs once for the
+ * batch; when r is RESULT_OK, qstore_join_next reads the joins' answers
+ * one by one, in order.
+ */
+struct qs_joins;
+typedef void qs_joins_cb(enum result r, struct qs_joins *j, void *arg);
+int qstore_join(struct qstore *qs, const char *queue, int n,
+    const char *const *tokens, const char *const *users, qs_joins_cb *cb,
+    void *arg);
+/*
+ * The next join's result (NEW, EXISTING, NO_QUEUE, CLOSED, FULL, ERROR)
+ * and *s its standing (the queue's facts, with that join's token part);
+ * token is the one that join sent.
+ */
+enum result qstore_join_next(struct qs_joins *j, const char *token,
+    const struct standing **s);
+
+/* ranks.lua: the standing of n streamed tokens at once. */
+struct qs_ranks {
+	struct standing s;	/* the queue's part */
+	const char *kinds;	/* per token: 'w' waiting, 'a' active, 'g' gone */
+	const long long *values;	/* 0-based rank, expiry ms, or 0 */
+};
+#define QSTORE_RANKS_MAX 1000
+typedef void qs_ranks_cb(enum result r, const struct qs_ranks *rk, void *arg);
+int qstore_ranks(struct qstore *qs, const char *queue, int n,
+    const char *const *tokens, qs_ranks_cb *cb, void *arg);
+
+/* tick.lua: one admission tick moving at most cap per kind. */
+typedef void qs_tick_cb(enum result r, const struct tick_figures *t,
+    void *arg);
+int qstore_tick(struct qstore *qs, const char *queue, long cap,
+    qs_tick_cb *cb, void *arg);
+
+/* A list of names or tokens. */
+typedef void qs_strings_cb(enum result r, const char *const *list, size_t n,
+    void *arg);
+
+/* The registry: every queue's name. */
+int qstore_queues(struct qstore *qs, qs_strings_cb *cb, void *arg);
+
+/* leave.lua (a visitor) or admin_kick.lua (an operator): end token's
+ * place or session and revoke its pass; was_active says which it was. */
+enum qs_end { QS_LEAVE, QS_KICK };
+typedef void qs_end_cb(enum result r, int was_active, void *arg);
+int qstore_end(struct qstore *qs, enum qs_end how, const char *queue,
+    const char *token, qs_end_cb *cb, void *arg);
+
+/* Has token's session been ended (its pass revoked)? */
+typedef void qs_revoked_cb(enum result r, int revoked, void *arg);
+int qstore_revoked(struct qstore *qs, const char *queue, const char *token,
+    qs_revoked_cb *cb, void *arg);
+
+/* admin_show.lua: figures of n queues, f[i] for names[i]. */
+typedef void qs_figures_cb(enum result r, const struct queue_figures *f,
+    size_t n, void *arg);
+int qstore_show(struct qstore *qs, const char *const *names, size_t n,
+    qs_figures_cb *cb, void *arg);
+
+/*
+ * admin_put.lua: change the given fields (npairs field/value pairs) of
+ * queue, or create it whole from q (the given values over the defaults).
+ * RESULT_NEW when created; config is the hash afterwards.
+ */
+typedef void qs_config_cb(enum result r, const struct qconfig *config,
+    void *arg);
+int qstore_put(struct qstore *qs, const char *queue,
+    const char *const *pairs, int npairs, const struct queue_conf *q,
+    qs_config_cb *cb, void *arg);
+
+/* admin_state.lua: set state to, only from from (NULL: any). */
+typedef void qs_state_cb(enum result r, const char *before,
+    const char *after, void *arg);
+int qstore_state(struct qstore *qs, const char *queue, const char *to,
+    const char *from, qs_state_cb *cb, void *arg);
+
+/* admin_promote.lua: admit the next count now; the admitted, in order. */
+int qstore_promote(struct qstore *qs, const char *queue, long count,
+    qs_strings_cb *cb, void *arg);
+
+/* admin_drop.lua: the queue and every token in it. */
+typedef void qs_done_cb(enum result r, void *arg);
+int qstore_drop(struct qstore *qs, const char *queue, qs_done_cb *cb,
+    void *arg);
+
+/*
+ * config_init.lua: write q's configuration from the file; how is
+ * "replace" (an edited section wins) or "missing" (only a hash Redis
+ * lost). A failure is logged.
+ */
+void qstore_seed(struct qstore *qs, const struct queue_conf *q,
+    const char *how);
+
+#endif

@@ -1,0 +1,300 @@
+/* qstore_reply.c: read the scripts' replies; see qstore_reply.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+#include "qstore_reply.h"
+#include "text.h"
+
+static int
+elem_str(const redisReply *r, int i, char *buf, size_t size)
+{
+	const redisReply *e = r->element[i];
+
+	if (e->type != REDIS_REPLY_STRING && e->type != REDIS_REPLY_STATUS)
+		return -1;
+	if (e->len >= size)
+		return -1;
+	memcpy(buf, e->str, e->len);
+	buf[e->len] = '\0';
+	return 0;
+}
+
+/* An integer reply, or a string holding a decimal number. */
+static int
+elem_num(const redisReply *r, int i, long long *out)
+{
+	const redisReply *e = r->element[i];
+	char buf[32], *end;
+
+	if (e->type == REDIS_REPLY_INTEGER) {
+		*out = e->integer;
+		return 0;
+	}
+	if (elem_str(r, i, buf, sizeof buf) == -1)
+		return -1;
+	*out = strtoll(buf, &end, 10);
+	return end == buf || *end != '\0' ? -1 : 0;
+}
+
+/* The queue's part of the reply, at index F_NOW + off onward. */
+static int
+facts_queue(const redisReply *r, int off, struct standing *s)
+{
+	struct queue_facts *q = &s->q;
+	char mode[16], state[16], rate[32];
+	long long v[4];
+
+	if (elem_str(r, F_MODE + off, mode, sizeof mode) == -1 ||
+	    elem_str(r, F_STATE + off, state, sizeof state) == -1 ||
+	    elem_str(r, F_RATE + off, rate, sizeof rate) == -1 ||
+	    elem_str(r, F_REDIRECT + off, s->redirect,
+	    sizeof s->redirect) == -1 ||
+	    elem_num(r, F_NOW + off, &q->now_ms) == -1 ||
+	    elem_num(r, F_TICK + off, &q->last_tick_ms) == -1)
+		return -1;
+	for (int i = 0; i < 4; i++)
+		if (elem_num(r, F_BATCH + off + i, &v[i]) == -1)
+			return -1;
+	q->mode = strcmp(mode, "capacity") == 0 ? MODE_CAPACITY : MODE_RATE;
+	q->state = strcmp(state, "paused") == 0 ? STATE_PAUSED :
+	    strcmp(state, "closed") == 0 ? STATE_CLOSED : STATE_OPEN;
+	q->batch = (long)v[0], q->interval = (long)v[1];
+	q->max_active = (long)v[2], q->active_ttl = (long)v[3];
+	q->rate = strtod(rate, NULL);
+	return 0;
+}
+
+static enum result
+word_result(const char *w)
+{
+	return result_parse(w, strlen(w));
+}
+
+/*
+ * The token's part: result, then (when r has more than a result and a
+ * word) token, status, n and waiting. 1 when it had them, 0 when not.
+ */
+static int
+facts_token(const redisReply *r, enum result *res, struct standing *s)
+{
+	char result[16], status[16];
+
+	if (r->type != REDIS_REPLY_ARRAY || r->elements < 1 ||
+	    elem_str(r, F_RESULT, result, sizeof result) == -1)
+		return -1;
+	*res = word_result(result);
+	if (r->elements <= F_WAITING)
+		return 0;	/* { 'gone' }, { 'left', 'active' }... */
+	if (elem_str(r, F_TOKEN, s->token, sizeof s->token) == -1 ||
+	    elem_str(r, F_STATUS, status, sizeof status) == -1 ||
+	    elem_num(r, F_N, &s->n) == -1 ||
+	    elem_num(r, F_WAITING, &s->waiting) == -1)
+		return -1;
+	s->active = strcmp(status, "active") == 0;
+	return 1;
+}
+
+int
+qreply_standing(const redisReply *r, enum result *res, struct standing *s)
+{
+	int rc;
+
+	memset(s, 0, sizeof *s);
+	*res = RESULT_ERROR;
+	if ((rc = facts_token(r, res, s)) <= 0)
+		return rc;
+	if (r->elements < FACTS_FIELDS)
+		return -1;
+	return facts_queue(r, 0, s);
+}
+
+int
+qreply_join_head(const redisReply *r, struct standing *s)
+{
+	memset(s, 0, sizeof *s);
+	if (r->type != REDIS_REPLY_ARRAY)
+		return -1;
+	if (r->elements == 0)
+		return 0;
+	if (r->elements != FACTS_FIELDS - F_WAITING)
+		return -1;
+	if (elem_num(r, 0, &s->waiting) == -1 || s->waiting < 0)
+		return -1;
+	return facts_queue(r, -F_WAITING, s);
+}
+
+/*
+ * The word at *s (words end at one space, or at end) into buf, and *s past
+ * it; -1 when it is empty, too long, or the last one yet ends in a space.
+ */
+static int
+next_word(const char **s, const char *end, char *buf, size_t size)
+{
+	const char *w = *s, *sp = memchr(w, ' ', (size_t)(end - w));
+	size_t len = (size_t)((sp ? sp : end) - w);
+
+	if (len == 0 || len >= size || (sp && sp + 1 == end))
+		return -1;
+	memcpy(buf, w, len);
+	buf[len] = '\0';
+	*s = sp ? sp + 1 : end;
+	return 0;
+}
+
+static int
+next_num(const char **s, const char *end, long long *out)
+{
+	char buf[32], *e;
+
+	if (next_word(s, end, buf, sizeof buf) == -1)
+		return -1;
+	*out = strtoll(buf, &e, 10);
+	return *e != '\0' ? -1 : 0;
+}
+
+int
+qreply_join_entry(const redisReply *r, const char *token, long long *line,
+    enum result *res, struct standing *s)
+{
+	const char *p, *end;
+	char word[16], status[16];
+
+	*res = RESULT_ERROR;
+	if (r->type != REDIS_REPLY_STRING)
+		return -1;
+	p = r->str, end = r->str + r->len;
+	s->token[0] = '\0';
+	s->active = 0;
+	s->n = s->waiting = 0;
+	if (next_word(&p, end, word, sizeof word) == -1)
+		return -1;
+	*res = word_result(word);
+	if (p == end && *res == RESULT_NEW) {
+		/* A bare "new": token took the next place, behind *line. */
+		if (strlen(token) >= sizeof s->token)
+			return -1;
+		text_copy(s->token, sizeof s->token, token);
+		s->n = (*line)++;
+		s->waiting = *line;
+		return 0;
+	}
+	if (p == end)
+		return 0;	/* 'full', 'closed', 'no_queue' */
+	if (next_word(&p, end, s->token, sizeof s->token) == -1 ||
+	    next_word(&p, end, status, sizeof status) == -1 ||
+	    next_num(&p, end, &s->n) == -1 ||
+	    next_num(&p, end, &s->waiting) == -1)
+		return -1;
+	s->active = strcmp(status, "active") == 0;
+	return p == end ? 0 : -1;
+}
+
+int
+qreply_ranks(const redisReply *r, size_t n, struct standing *s,
+    const char **kinds, long long *values)
+{
+	const redisReply *k, *v;
+	enum result res;
+
+	if (qreply_standing(r, &res, s) == -1 || r->elements != RANKS_FIELDS ||
+	    (k = r->element[RANKS_KINDS])->type != REDIS_REPLY_STRING ||
+	    (v = r->element[RANKS_VALUES])->type != REDIS_REPLY_ARRAY ||
+	    k->len != n || v->elements != n)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (v->element[i]->type != REDIS_REPLY_INTEGER)
+			return -1;
+		values[i] = v->element[i]->integer;
+	}
+	*kinds = k->str;
+	return 0;
+}
+
+int
+qreply_tick(const redisReply *r, struct tick_figures *t)
+{
+	long long v[TICK_FIELDS];
+
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != TICK_FIELDS)
+		return -1;
+	for (int i = 0; i < TICK_FIELDS; i++) {
+		if (r->element[i]->type != REDIS_REPLY_INTEGER)
+			return -1;
+		v[i] = r->element[i]->integer;
+	}
+	t->expired = v[TICK_EXPIRED], t->abandoned = v[TICK_ABANDONED];
+	t->admitted = v[TICK_ADMITTED], t->waiting = v[TICK_WAITING];
+	return 0;
+}
+
+int
+qreply_config(const redisReply *r, struct qconfig *c)
+{
+	c->n = 0;
+	if (r->type != REDIS_REPLY_ARRAY || r->elements % 2 != 0)
+		return -1;
+	for (size_t i = 0; i + 1 < r->elements && c->n < QCONFIG_MAX; i += 2) {
+		const redisReply *k = r->element[i], *v = r->element[i + 1];
+
+		if (k->type != REDIS_REPLY_STRING || v->type != REDIS_REPLY_STRING)
+			continue;
+		c->key[c->n] = k->str;
+		c->value[c->n] = v->str;
+		c->len[c->n++] = v->len;
+	}
+	return 0;
+}
+
+static int
+is_int(const redisReply *e)
+{
+	return e->type == REDIS_REPLY_INTEGER;
+}
+
+int
+qreply_figures(const redisReply *e, struct queue_figures *f)
+{
+	const redisReply *t;
+
+	memset(f, 0, sizeof *f);
+	if (e->type != REDIS_REPLY_ARRAY)
+		return -1;
+	if (e->elements == 0)
+		return 0;
+	if (e->elements != SHOW_FIELDS ||
+	    qreply_config(e->element[SHOW_CONFIG], &f->config) == -1 ||
+	    !is_int(e->element[SHOW_WAITING]) ||
+	    !is_int(e->element[SHOW_ACTIVE]) ||
+	    !is_int(e->element[SHOW_LAST_MINUTE]) ||
+	    (t = e->element[SHOW_TOTALS])->type != REDIS_REPLY_ARRAY ||
+	    t->elements != SHOW_NTOTALS)
+		return -1;
+	for (size_t i = 0; i < SHOW_NTOTALS; i++) {
+		if (!is_int(t->element[i]))
+			return -1;
+		f->totals[i] = t->element[i]->integer;
+	}
+	f->exists = 1;
+	f->waiting = e->element[SHOW_WAITING]->integer;
+	f->active = e->element[SHOW_ACTIVE]->integer;
+	f->last_minute = e->element[SHOW_LAST_MINUTE]->integer;
+	return 0;
+}
+
+enum result
+qreply_first(const redisReply *r)
+{
+	const char *w = qreply_str(r, 0);
+
+	return w ? word_result(w) : RESULT_ERROR;
+}
+
+const char *
+qreply_str(const redisReply *r, size_t i)
+{
+	if (r->type != REDIS_REPLY_ARRAY || i >= r->elements ||
+	    r->element[i]->type != REDIS_REPLY_STRING)
+		return NULL;
+	return r->element[i]->str;
+}

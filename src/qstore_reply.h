@@ -1,0 +1,78 @@
+/*
+ * qstore_reply.h: the replies of the Lua scripts (src/lua), read into C
+ * structs. The one place besides qstore.c and store.c that sees a
+ * redisReply; pure, so unit tests build replies by hand. Each layout has
+ * names: a new field in a script is a new name here, never a number at a
+ * caller.
+ */
+#ifndef WR_QSTORE_REPLY_H
+#define WR_QSTORE_REPLY_H
+
+#include <stddef.h>
+
+#include <hiredis/hiredis.h>
+
+#include "qstore.h"
+
+/* lua/lib.lua's facts(), field by field (check_qstore_reply counts it). */
+enum facts_field {
+	F_RESULT, F_TOKEN, F_STATUS, F_N, F_WAITING, F_NOW, F_TICK, F_RATE,
+	F_MODE, F_STATE, F_BATCH, F_INTERVAL, F_MAX_ACTIVE, F_ACTIVE_TTL,
+	F_REDIRECT, FACTS_FIELDS
+};
+
+/* ranks.lua: facts(), then one letter and one number per token. */
+enum ranks_field { RANKS_KINDS = FACTS_FIELDS, RANKS_VALUES, RANKS_FIELDS };
+
+/* tick.lua. */
+enum tick_field { TICK_EXPIRED, TICK_ABANDONED, TICK_ADMITTED, TICK_WAITING,
+	TICK_FIELDS };
+
+/* admin_show.lua: one entry per queue. */
+enum show_field { SHOW_CONFIG, SHOW_WAITING, SHOW_ACTIVE, SHOW_TOTALS,
+	SHOW_LAST_MINUTE, SHOW_FIELDS };
+
+/*
+ * facts() whole (status.lua, summary.lua): *res from its result word, and
+ * s when the reply had more than that ({ 'gone' } has not). -1 when r is
+ * not shaped as lib.lua promises. Fields past the facts (ranks.lua's) are
+ * not read.
+ */
+int qreply_standing(const redisReply *r, enum result *res,
+    struct standing *s);
+
+/*
+ * join.lua's reply is a head, then one entry per join. The head is the
+ * line's length before the batch, then the queue's part of the facts
+ * (now_ms onward), or an empty array when there is no queue. An entry is
+ * the token's part as one string of words split by single spaces:
+ * "result token status n waiting", a result alone, or "new" alone: the
+ * join's own token (which the caller sent) took the next place. Read the
+ * head into s once (its waiting is the line's length), then each entry
+ * into the same s (an entry sets only the token's part), with *line
+ * starting at the head's waiting: a bare "new" is ranked *line, which it
+ * then counts. -1 when not so shaped.
+ */
+int qreply_join_head(const redisReply *r, struct standing *s);
+int qreply_join_entry(const redisReply *r, const char *token,
+    long long *line, enum result *res, struct standing *s);
+
+/* ranks.lua: s, and the kinds ('w', 'a', 'g') and values of n tokens. */
+int qreply_ranks(const redisReply *r, size_t n, struct standing *s,
+    const char **kinds, long long *values);
+
+int qreply_tick(const redisReply *r, struct tick_figures *t);
+
+/* A flat array of field, value pairs. */
+int qreply_config(const redisReply *r, struct qconfig *c);
+
+/* One entry of admin_show.lua's reply; f->exists is 0 for no queue. */
+int qreply_figures(const redisReply *e, struct queue_figures *f);
+
+/* The first element of an array reply, as a result ({ 'no_queue' }...). */
+enum result qreply_first(const redisReply *r);
+
+/* A string element, or NULL. */
+const char *qreply_str(const redisReply *r, size_t i);
+
+#endif

@@ -1,0 +1,69 @@
+/* result.c: the outcomes of a store call and how each is answered. */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "result.h"
+
+static const struct result_answer answers[] = {
+	[RESULT_OK] = { 200, NULL, NULL, NULL, NULL },
+	[RESULT_NEW] = { 201, NULL, NULL, NULL, NULL },
+	[RESULT_EXISTING] = { 200, NULL, NULL, NULL, NULL },
+	[RESULT_NO_QUEUE] = { 404, "queue_not_found", "no queue named '%s'",
+	    NULL, "notfound" },
+	[RESULT_GONE] = { 404, "token_not_found", "this token is not in "
+	    "queue '%s' (it left, expired, or never existed)", NULL, "gone" },
+	[RESULT_CLOSED] = { 409, "queue_closed", "queue '%s' does not accept "
+	    "new visitors now", NULL, "closed" },
+	[RESULT_FULL] = { 503, "queue_full", "the line for '%s' is full; try "
+	    "again later", "10", "full" },
+	[RESULT_UNAVAILABLE] = { 503, "store_unavailable", "the queue store is "
+	    "unreachable; try again shortly", "1", "unavailable" },
+	[RESULT_ERROR] = { 500, "internal", "the queue store answered "
+	    "something unexpected", NULL, "unavailable" },
+};
+
+const struct result_answer *
+result_answer(enum result r)
+{
+	if ((unsigned)r >= sizeof answers / sizeof answers[0])
+		r = RESULT_ERROR;
+	return &answers[r];
+}
+
+/* Every word a script answers with, and what it means. */
+static const struct {
+	const char *word;
+	enum result r;
+} words[] = {
+	{ "ok", RESULT_OK }, { "left", RESULT_OK }, { "removed", RESULT_OK },
+	{ "dropped", RESULT_OK }, { "updated", RESULT_OK },
+	{ "new", RESULT_NEW }, { "created", RESULT_NEW },
+	{ "existing", RESULT_EXISTING }, { "no_queue", RESULT_NO_QUEUE },
+	{ "gone", RESULT_GONE }, { "closed", RESULT_CLOSED },
+	{ "full", RESULT_FULL },
+};
+
+enum result
+result_parse(const char *word, size_t len)
+{
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strlen(words[i].word) == len &&
+		    memcmp(words[i].word, word, len) == 0)
+			return words[i].r;
+	return RESULT_ERROR;
+}
+
+char *
+result_message(const struct result_answer *a, const char *queue, char *buf,
+    size_t size)
+{
+	const char *m = a->message ? a->message : "";
+	const char *at = strstr(m, "%s");
+
+	if (at == NULL)
+		snprintf(buf, size, "%s", m);
+	else
+		snprintf(buf, size, "%.*s%s%s", (int)(at - m), m, queue, at + 2);
+	return buf;
+}

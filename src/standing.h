@@ -1,0 +1,40 @@
+/*
+ * standing.h: where a token stands in its queue as one script run saw it
+ * (the token's part and the queue's facts, lua/lib.lua's facts()), and the
+ * status object of API.md that it makes. Pure: no I/O.
+ */
+#ifndef WR_STANDING_H
+#define WR_STANDING_H
+
+#include "eta.h"
+
+#define STANDING_REDIRECT_MAX 2049
+
+struct standing {
+	char token[37];
+	int active;		/* 0: waiting, 1: an active session */
+	long long n;		/* waiting: 0-based rank; active: expiry ms;
+				 * a queue summary: the active sessions */
+	long long waiting;	/* the line's length */
+	char redirect[STANDING_REDIRECT_MAX];
+	struct queue_facts q;
+};
+
+/* One waiter's or one session's view, as API.md's status object. */
+struct token_status {
+	const char *queue;
+	const char *token;
+	int active;			/* 0: waiting, 1: active */
+	long long position;		/* waiting: 1 = next */
+	long long waiting;		/* size of the whole line */
+	long long eta_seconds;		/* waiting: -1 = null (no estimate) */
+	long long active_until;		/* active: unix seconds */
+	const char *redirect;		/* active: NULL when none */
+	const char *pass;		/* active: NULL when passes are off */
+};
+
+/* The status object's view of s; borrows from s and queue. */
+void standing_status(const struct standing *s, const char *queue,
+    struct token_status *st);
+
+#endif

@@ -1,0 +1,343 @@
+/*
+ * check_qstore_reply.c: reading the scripts' replies: lib.lua's facts()
+ * whole (status.lua) or as join.lua's head and entries, ranks.lua's,
+ * tick.lua's and admin_show.lua's; and the count of facts() fields, read
+ * from lib.lua itself, against the C side's.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+#include "qstore_reply.h"
+#include "unit.h"
+
+/* Replies built by hand, as hiredis would: strings, integers, arrays. */
+static redisReply pool[128];
+static redisReply *kids[128];
+static int used, kids_used;
+
+static redisReply *
+str(const char *s)
+{
+	redisReply *r = &pool[used++];
+
+	r->type = REDIS_REPLY_STRING;
+	r->str = (char *)s;
+	r->len = strlen(s);
+	return r;
+}
+
+static redisReply *
+num(long long v)
+{
+	redisReply *r = &pool[used++];
+
+	r->type = REDIS_REPLY_INTEGER;
+	r->integer = v;
+	return r;
+}
+
+/* An array of n replies. */
+static redisReply *
+arr(int n, ...)
+{
+	redisReply *r = &pool[used++];
+	va_list ap;
+
+	r->type = REDIS_REPLY_ARRAY;
+	r->elements = (size_t)n;
+	r->element = &kids[kids_used];
+	va_start(ap, n);
+	for (int i = 0; i < n; i++)
+		kids[kids_used++] = va_arg(ap, redisReply *);
+	va_end(ap);
+	return r;
+}
+
+static void
+reset(void)
+{
+	memset(pool, 0, sizeof pool);
+	used = kids_used = 0;
+}
+
+/* The queue's part: now, tick, rate, mode, state, batch, interval,
+ * max_active, active_ttl, redirect. */
+#define HEAD_PART \
+	num(1700000000123), num(1700000000000), str("2.5"), str("rate"), \
+	str("paused"), str("10"), str("5"), str("0"), str("300"), \
+	str("https://shop.example/")
+
+START_TEST(test_whole)
+{
+	struct standing f;
+	enum result res;
+
+	reset();
+	ck_assert_int_eq(qreply_standing(arr(15, str("ok"), str("t-1"),
+	    str("waiting"), num(41), num(100), HEAD_PART), &res, &f), 0);
+	ck_assert_int_eq(res, RESULT_OK);
+	ck_assert_str_eq(f.token, "t-1");
+	ck_assert_int_eq(f.active, 0);
+	ck_assert_int_eq(f.n, 41);
+	ck_assert_int_eq(f.waiting, 100);
+	ck_assert_int_eq(f.q.now_ms, 1700000000123);
+	ck_assert_int_eq(f.q.state, STATE_PAUSED);
+	ck_assert_int_eq(f.q.batch, 10);
+	ck_assert_str_eq(f.redirect, "https://shop.example/");
+	ck_assert_int_eq(qreply_standing(arr(1, str("gone")), &res, &f), 0);
+	ck_assert_int_eq(res, RESULT_GONE);
+	ck_assert_int_eq(qreply_standing(arr(0), &res, &f), -1);
+	ck_assert_int_eq(qreply_standing(arr(14, str("ok"), str("t-1"),
+	    str("waiting"), num(41), num(100), num(1), num(2), str("2.5"),
+	    str("rate"), str("open"), str("1"), str("1"), str("0"),
+	    str("300")), &res, &f), -1);		/* one short */
+	ck_assert_int_eq(qreply_standing(num(3), &res, &f), -1);
+}
+END_TEST
+
+START_TEST(test_head_and_entries)
+{
+	struct standing head, f;
+	enum result res;
+	long long line;
+
+	reset();
+	ck_assert_int_eq(qreply_join_head(arr(11, num(6), HEAD_PART), &head),
+	    0);
+	ck_assert_int_eq(head.waiting, 6);
+	line = head.waiting;
+	f = head;
+	/* A bare "new": the token sent, at the end of the line. */
+	ck_assert_int_eq(qreply_join_entry(str("new"), "t-1", &line, &res, &f), 0);
+	ck_assert_int_eq(res, RESULT_NEW);
+	ck_assert_str_eq(f.token, "t-1");
+	ck_assert_int_eq(f.active, 0);
+	ck_assert_int_eq(f.n, 6);
+	ck_assert_int_eq(f.waiting, 7);
+	ck_assert_int_eq(f.q.interval, 5);
+	ck_assert_int_eq(f.q.last_tick_ms, 1700000000000);
+	ck_assert_str_eq(f.redirect, "https://shop.example/");
+	f = head;
+	ck_assert_int_eq(qreply_join_entry(str("new"), "t-2", &line, &res, &f), 0);
+	ck_assert_str_eq(f.token, "t-2");
+	ck_assert_int_eq(f.n, 7);
+	ck_assert_int_eq(f.waiting, 8);
+	/* Words in full: read as written, the line's count left alone. */
+	ck_assert_int_eq(qreply_join_entry(str("existing t-0 waiting 3 8"),
+	    "t-3", &line, &res, &f), 0);
+	ck_assert_int_eq(res, RESULT_EXISTING);
+	ck_assert_str_eq(f.token, "t-0");
+	ck_assert_int_eq(f.n, 3);
+	ck_assert_int_eq(line, 8);
+	/* an expiry in ms, as Lua writes it */
+	ck_assert_int_eq(qreply_join_entry(str("new "
+	    "0b3c5e1a-0000-4000-8000-000000000000 active 1795460399000 0"),
+	    "t-4", &line, &res, &f), 0);
+	ck_assert_str_eq(f.token, "0b3c5e1a-0000-4000-8000-000000000000");
+	ck_assert_int_eq(f.active, 1);
+	ck_assert_int_eq(f.n, 1795460399000LL);
+	/* An entry that is a result alone leaves no token behind. */
+	ck_assert_int_eq(qreply_join_entry(str("full"), "t-5", &line, &res, &f), 0);
+	ck_assert_int_eq(res, RESULT_FULL);
+	ck_assert_str_eq(f.token, "");
+	ck_assert_int_eq(f.n, 0);
+	ck_assert_int_eq(line, 8);
+}
+END_TEST
+
+/* Every way an entry can be malformed is refused, not half read. */
+START_TEST(test_bad_entries)
+{
+	const char *bad[] = {
+		"", " ", "new ", " new", "new  t waiting 7 8",
+		"new t waiting",		/* short */
+		"new t waiting 7",
+		"new t waiting 7 8 9",		/* long */
+		"new t waiting seven 8",	/* n not a number */
+		"new t waiting 7 8x",
+		"new t waiting 1e+15 8",	/* past what Lua writes whole */
+		"new t waiting - 8",
+		"new t waiting 7 8 ",
+		"a-result-too-long-to-keep t waiting 7 8",
+		"new 0b3c5e1a-0000-4000-8000-0000000000001 waiting 7 8",
+	};
+	struct standing f;
+	enum result res;
+	long long line = 4;
+
+	reset();
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(qreply_join_entry(str(bad[i]), "t", &line,
+		    &res, &f) == -1, "'%s' was read", bad[i]);
+	ck_assert_int_eq(qreply_join_entry(num(1), "t", &line, &res, &f), -1);
+	ck_assert_int_eq(qreply_join_entry(arr(5, str("new"), str("t"),
+	    str("waiting"), num(7), num(8)), "t", &line, &res, &f), -1);
+	/* a token too long to keep is refused, not cut */
+	ck_assert_int_eq(qreply_join_entry(str("new"),
+	    "0b3c5e1a-0000-4000-8000-0000000000001", &line, &res, &f), -1);
+	ck_assert_int_eq(line, 4);			/* none counted */
+}
+END_TEST
+
+START_TEST(test_bad_heads)
+{
+	struct standing head;
+
+	reset();
+	/* No queue: an empty head, nothing to read. */
+	ck_assert_int_eq(qreply_join_head(arr(0), &head), 0);
+	ck_assert_int_eq(head.q.now_ms, 0);
+	ck_assert_int_eq(qreply_join_head(arr(10, HEAD_PART), &head),
+	    -1);				/* no line length */
+	ck_assert_int_eq(qreply_join_head(arr(11, str("x"), HEAD_PART),
+	    &head), -1);			/* line not a number */
+	ck_assert_int_eq(qreply_join_head(arr(11, num(-1), HEAD_PART),
+	    &head), -1);
+	ck_assert_int_eq(qreply_join_head(arr(11, num(0), num(1), num(2),
+	    str("1"), str("rate"), str("open"), str("x"), str("1"), str("0"),
+	    str("300"), str("")), &head), -1);	/* batch not a number */
+	ck_assert_int_eq(qreply_join_head(str("x"), &head), -1);
+}
+END_TEST
+
+/*
+ * The fields of lib.lua's facts(): the table its return builds, counted
+ * at its top level. One more field there and none here (or the reverse)
+ * fails this, before streams silently stop updating.
+ */
+static int
+lua_facts_fields(void)
+{
+	static char text[1 << 16];
+	FILE *f = fopen(LUA_LIB_PATH, "r");
+	size_t len;
+	char *p;
+	int depth = 0, fields = 1;
+
+	ck_assert_msg(f != NULL, "cannot read %s", LUA_LIB_PATH);
+	len = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	p = strstr(text, "local function facts(");
+	ck_assert_msg(p != NULL, "lib.lua has no facts()");
+	p = strstr(p, "return {");
+	ck_assert_msg(p != NULL, "facts() returns no table");
+	for (p += strlen("return {"); *p && depth >= 0; p++) {
+		if (*p == '{' || *p == '(')
+			depth++;
+		else if (*p == '}' || *p == ')')
+			depth--;
+		else if (*p == ',' && depth == 0)
+			fields++;
+	}
+	return fields;
+}
+
+START_TEST(test_lua_facts_count)
+{
+	ck_assert_int_eq(lua_facts_fields(), FACTS_FIELDS);
+}
+END_TEST
+
+/* The facts of a ranks.lua reply, before its kinds and values. */
+#define FACTS_OF_BATCH \
+	str("batch"), str(""), str("batch"), num(0), num(9), HEAD_PART
+
+START_TEST(test_ranks)
+{
+	struct standing s;
+	const char *kinds;
+	long long v[3];
+
+	reset();
+	ck_assert_int_eq(qreply_ranks(arr(17, FACTS_OF_BATCH, str("wag"),
+	    arr(3, num(4), num(1795460399000), num(0))), 3, &s, &kinds, v), 0);
+	ck_assert_int_eq(s.waiting, 9);
+	ck_assert_int_eq(s.q.batch, 10);
+	ck_assert_int_eq(kinds[0], 'w');
+	ck_assert_int_eq(kinds[2], 'g');
+	ck_assert_int_eq(v[0], 4);
+	ck_assert_int_eq(v[1], 1795460399000LL);
+	reset();		/* one token fewer than sent */
+	ck_assert_int_eq(qreply_ranks(arr(17, FACTS_OF_BATCH, str("wa"),
+	    arr(2, num(4), num(1))), 3, &s, &kinds, v), -1);
+	reset();		/* a field more than lib.lua's */
+	ck_assert_int_eq(qreply_ranks(arr(18, FACTS_OF_BATCH, str("x"),
+	    str("w"), arr(1, num(4))), 1, &s, &kinds, v), -1);
+	reset();
+	ck_assert_int_eq(qreply_ranks(arr(17, FACTS_OF_BATCH, str("w"),
+	    arr(1, str("4"))), 1, &s, &kinds, v), -1);
+}
+END_TEST
+
+START_TEST(test_tick_and_figures)
+{
+	struct tick_figures t;
+	struct queue_figures f;
+
+	reset();
+	ck_assert_int_eq(qreply_tick(arr(4, num(1), num(2), num(3), num(4)),
+	    &t), 0);
+	ck_assert_int_eq(t.expired, 1);
+	ck_assert_int_eq(t.admitted, 3);
+	ck_assert_int_eq(t.waiting, 4);
+	ck_assert_int_eq(qreply_tick(arr(1, str("no_queue")), &t), -1);
+	ck_assert_int_eq(qreply_first(arr(1, str("no_queue"))),
+	    RESULT_NO_QUEUE);
+	reset();
+	ck_assert_int_eq(qreply_figures(arr(5, arr(4, str("state"),
+	    str("paused"), str("redirect"), str("")), num(7), num(2),
+	    arr(6, num(1), num(2), num(3), num(4), num(5), num(6)), num(9)),
+	    &f), 0);
+	ck_assert_int_eq(f.exists, 1);
+	ck_assert_int_eq(f.config.n, 2);
+	ck_assert_str_eq(f.config.key[0], "state");
+	ck_assert_str_eq(f.config.value[0], "paused");
+	ck_assert_int_eq(f.config.len[1], 0);
+	ck_assert_int_eq(f.waiting, 7);
+	ck_assert_int_eq(f.totals[5], 6);
+	ck_assert_int_eq(f.last_minute, 9);
+	ck_assert_int_eq(qreply_figures(arr(0), &f), 0);
+	ck_assert_int_eq(f.exists, 0);
+	reset();		/* five totals, not six */
+	ck_assert_int_eq(qreply_figures(arr(5, arr(0), num(7), num(2),
+	    arr(5, num(1), num(2), num(3), num(4), num(5)), num(9)), &f), -1);
+}
+END_TEST
+
+/* Every word a script answers with means one outcome; others are errors. */
+START_TEST(test_result_words)
+{
+	ck_assert_int_eq(result_parse("left", 4), RESULT_OK);
+	ck_assert_int_eq(result_parse("created", 7), RESULT_NEW);
+	ck_assert_int_eq(result_parse("closed", 6), RESULT_CLOSED);
+	ck_assert_int_eq(result_parse("no_queue", 8), RESULT_NO_QUEUE);
+	ck_assert_int_eq(result_parse("no_queuex", 9), RESULT_ERROR);
+	ck_assert_int_eq(result_parse("", 0), RESULT_ERROR);
+	ck_assert_int_eq(result_answer(RESULT_FULL)->status, 503);
+	ck_assert_str_eq(result_answer(RESULT_FULL)->retry_after, "10");
+	ck_assert_str_eq(result_answer(RESULT_GONE)->page_state, "gone");
+	ck_assert_int_eq(result_answer((enum result)99)->status, 500);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("qstore_reply");
+	TCase *tc = tcase_create("qstore_reply");
+
+	tcase_add_test(tc, test_whole);
+	tcase_add_test(tc, test_head_and_entries);
+	tcase_add_test(tc, test_bad_entries);
+	tcase_add_test(tc, test_bad_heads);
+	tcase_add_test(tc, test_lua_facts_count);
+	tcase_add_test(tc, test_ranks);
+	tcase_add_test(tc, test_tick_and_figures);
+	tcase_add_test(tc, test_result_words);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}
