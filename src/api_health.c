@@ -6,6 +6,7 @@
 
 #include "api.h"
 #include "http.h"
+#include "qstore.h"
 #include "store.h"
 
 void
@@ -28,6 +29,14 @@ api_readyz(struct app *app, struct evhttp_request *req,
 	}
 	if (!store_is_ready(app->store)) {
 		http_send_unavailable(req);
+		return;
+	}
+	if (qstore_full(app->qstore)) {
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+		    "Retry-After", "5");
+		http_send_error(req, 503, "store_full", "Redis is at maxmemory "
+		    "and refuses writes: no joins or admissions until it has "
+		    "room");
 		return;
 	}
 	http_send_json(req, 200, json_pack("{s:s}", "status", "ready"));

@@ -16,6 +16,7 @@
 #include "http.h"
 #include "metrics.h"
 #include "metrics_share.h"
+#include "qstore.h"
 #include "store.h"
 
 static struct mshare_live live;	/* large: not on the stack */
@@ -31,6 +32,7 @@ api_metrics_publish(struct app *app)
 	live.streams = streams_count(app->streams);
 	live.reconnects_commands = store_reconnects(app->store);
 	live.reconnects_subscriber = streams_reconnects(app->streams);
+	live.store_full = qstore_full(app->qstore);
 	for (i = 0; i < MSHARE_QUEUES && streams_queue_at(app->streams, i,
 	    &name, &streams) == 0; i++) {
 		snprintf(live.queues[i].name, sizeof live.queues[i].name, "%s",
@@ -64,6 +66,7 @@ metrics_send(struct app *app, struct evhttp_request *req,
 	p.reconnects_commands = total.reconnects_commands;
 	p.reconnects_subscriber = total.reconnects_subscriber;
 	p.draining = app->draining;
+	p.store_full = total.store_full;
 	for (size_t i = 0; i < n; i++)
 		qs[i].streams = mshare_queue_streams(&total, qs[i].name);
 	metrics_format(&b, &m, &p, qs, n);

@@ -111,3 +111,9 @@ keys_channel_queue(const char *channel, const char **queue, size_t *len)
 	*len = (size_t)(close - open - 1);
 	return 0;
 }
+
+int
+keys_full(char buf[KEYS_MAX], const char *prefix, const char *queue)
+{
+	return keys_one(buf, prefix, queue, "full");
+}

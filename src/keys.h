@@ -40,6 +40,9 @@ int keys_user(char *buf, size_t size, const char *prefix, const char *queue,
 int keys_revoked(char *buf, size_t size, const char *prefix,
     const char *queue, const char *token);
 
+/* <prefix>:{<queue>}:full: when Redis was last seen full (tick.lua). */
+int keys_full(char buf[KEYS_MAX], const char *prefix, const char *queue);
+
 /* <prefix>:{*}:events, what the subscriber connection listens to. */
 int keys_events_pattern(char buf[KEYS_MAX], const char *prefix);
 /*

@@ -193,6 +193,10 @@ format_process(struct strbuf *b, const struct metrics *m,
 	family(b, "waitroom_draining", "gauge",
 	    "1 while the process shuts down (and /readyz answers 503).");
 	strbuf_add(b, "waitroom_draining %d\n", p->draining);
+	family(b, "waitroom_store_full", "gauge",
+	    "1 while Redis refuses writes for memory (and /readyz answers "
+	    "503 store_full).");
+	strbuf_add(b, "waitroom_store_full %d\n", p->store_full);
 }
 
 /* One line per queue of a figure: name{queue="q"} value. */

@@ -49,6 +49,7 @@ struct metrics_process {
 	unsigned long streams;
 	unsigned long reconnects_commands, reconnects_subscriber;
 	int draining;
+	int store_full;		/* Redis refuses writes for memory */
 };
 
 /* A growing string; on allocation failure it stays short and sets oom. */

@@ -26,6 +26,7 @@ struct mshare_queue {
 struct mshare_live {
 	unsigned long streams;
 	unsigned long reconnects_commands, reconnects_subscriber;
+	int store_full;			/* any worker's Redis is full */
 	size_t nqueues;
 	struct mshare_queue queues[MSHARE_QUEUES];
 };

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "decimal.h"
 #include "keys.h"
@@ -30,6 +31,8 @@
 struct qstore {
 	struct store *store;
 	char prefix[KEYS_PREFIX_MAX + 1];
+	int full;		/* an episode of a full Redis: see qstore_full */
+	long long full_at;	/* when it last refused a write (monotonic ms) */
 };
 
 struct qcall;
@@ -37,6 +40,7 @@ struct qcall;
 typedef void qcall_read(struct qcall *c, enum result r, const redisReply *rp);
 
 struct qcall {
+	struct qstore *qs;
 	qcall_read *read;
 	void *cb;		/* the caller's typed callback */
 	void *arg;
@@ -88,11 +92,59 @@ queue_argv(struct qstore *qs, const char *queue, struct queue_keys *k,
 	argv[6] = k->tick;
 }
 
+static long long
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+full_logged(const struct store_result *res, void *arg)
+{
+	const char *info = res->status == STORE_OK &&
+	    res->reply->type == REDIS_REPLY_STRING ? res->reply->str : "";
+	const char *used = strstr(info, "\nused_memory:");
+	const char *max = strstr(info, "\nmaxmemory:");
+
+	(void)arg;
+	log_error("event=store_full used=%lld max=%lld msg=\"Redis refuses "
+	    "writes for memory: no joins, no admissions, no waiter dropped as "
+	    "abandoned until it has room\"", used ? atoll(used + 13) : -1,
+	    max ? atoll(max + 11) : -1);
+}
+
+/* Redis refused a write for memory: an episode starts, or goes on. */
+static void
+saw_full(struct qstore *qs)
+{
+	const char *argv[] = { "INFO", "memory" };
+
+	qs->full_at = mono_ms();
+	if (qs->full)
+		return;
+	qs->full = 1;
+	if (store_command(qs->store, 2, argv, NULL, full_logged, NULL) == -1)
+		log_error("event=store_full msg=\"Redis refuses writes for "
+		    "memory\"");
+}
+
+int
+qstore_full(const struct qstore *qs)
+{
+	return qs->full;
+}
+
 static void
 call_reply(const struct store_result *res, void *arg)
 {
 	struct qcall *c = arg;
 
+	if (res->status == STORE_UNAVAILABLE && res->error &&
+	    strstr(res->error, "OOM") != NULL)
+		saw_full(c->qs);
 	if (res->status == STORE_OK)
 		c->read(c, RESULT_OK, res->reply);
 	else if (res->status == STORE_UNAVAILABLE)
@@ -115,14 +167,14 @@ call_misshaped(struct qcall *c)
 }
 
 static struct qcall *
-call_new(qcall_read *read, void *cb, void *arg, const char *script,
-    const char *queue)
+call_new(struct qstore *qs, qcall_read *read, void *cb, void *arg,
+    const char *script, const char *queue)
 {
 	struct qcall *c = malloc(sizeof *c);
 
 	if (c == NULL)
 		return NULL;
-	c->read = read, c->cb = cb, c->arg = arg, c->script = script;
+	c->qs = qs, c->read = read, c->cb = cb, c->arg = arg, c->script = script;
 	text_copy(c->queue, sizeof c->queue, queue ? queue : "");
 	c->n = 0;
 	return c;
@@ -178,7 +230,7 @@ qstore_status(struct qstore *qs, const char *queue, const char *token,
 
 	queue_argv(qs, queue, &k, argv);
 	argv[QUEUE_KEYS] = token;
-	return call_eval(qs, call_new(read_standing, cb, arg, "status", queue),
+	return call_eval(qs, call_new(qs, read_standing, cb, arg, "status", queue),
 	    LUA_STATUS, QUEUE_KEYS, QUEUE_KEYS + 1, argv);
 }
 
@@ -190,7 +242,7 @@ qstore_summary(struct qstore *qs, const char *queue, qs_standing_cb *cb,
 	struct queue_keys k;
 
 	queue_argv(qs, queue, &k, argv);
-	return call_eval(qs, call_new(read_standing, cb, arg, "summary",
+	return call_eval(qs, call_new(qs, read_standing, cb, arg, "summary",
 	    queue), LUA_SUMMARY, QUEUE_KEYS, QUEUE_KEYS, argv);
 }
 
@@ -263,7 +315,7 @@ qstore_join(struct qstore *qs, const char *queue, int n,
 		}
 	for (int i = 0; i < n; i++)
 		argv[argc++] = tokens[i];
-	if ((c = call_new(read_joins, cb, arg, "join", queue)) != NULL)
+	if ((c = call_new(qs, read_joins, cb, arg, "join", queue)) != NULL)
 		c->n = (size_t)n;
 	return call_eval(qs, c, LUA_JOIN, nkeys, argc, argv);
 }
@@ -297,7 +349,7 @@ qstore_ranks(struct qstore *qs, const char *queue, int n,
 		return -1;
 	queue_argv(qs, queue, &k, argv);
 	memcpy(argv + QUEUE_KEYS, tokens, (size_t)n * sizeof *tokens);
-	if ((c = call_new(read_ranks, cb, arg, "ranks", queue)) != NULL)
+	if ((c = call_new(qs, read_ranks, cb, arg, "ranks", queue)) != NULL)
 		c->n = (size_t)n;
 	return call_eval(qs, c, LUA_RANKS, QUEUE_KEYS, QUEUE_KEYS + n, argv);
 }
@@ -313,6 +365,14 @@ read_tick(struct qcall *c, enum result r, const redisReply *rp)
 		r = RESULT_NO_QUEUE;	/* not written yet */
 	else if (r == RESULT_OK && qreply_tick(rp, &t) == -1)
 		r = call_misshaped(c);
+	if (r == RESULT_OK && t.full_ms != 0)
+		saw_full(c->qs);
+	else if (r == RESULT_OK && c->qs->full) {
+		c->qs->full = 0;
+		log_info("event=store_writable msg=\"Redis takes writes again; "
+		    "waiters are dropped as abandoned once waiting_ttl has "
+		    "passed\"");
+	}
 	((qs_tick_cb *)c->cb)(r, &t, c->arg);
 }
 
@@ -320,15 +380,19 @@ int
 qstore_tick(struct qstore *qs, const char *queue, long cap, qs_tick_cb *cb,
     void *arg)
 {
-	const char *argv[QUEUE_KEYS + 2];
-	char num[DECIMAL_MAX + 1];
+	const char *argv[QUEUE_KEYS + 4];
+	char num[DECIMAL_MAX + 1], ago[DECIMAL_MAX + 1], full[KEYS_MAX];
 	struct queue_keys k;
 
 	queue_argv(qs, queue, &k, argv);
-	argv[QUEUE_KEYS] = k.events;
-	argv[QUEUE_KEYS + 1] = decimal_str(num, cap);
-	return call_eval(qs, call_new(read_tick, cb, arg, "tick", queue),
-	    LUA_TICK, QUEUE_KEYS, QUEUE_KEYS + 2, argv);
+	keys_full(full, qs->prefix, queue);
+	argv[QUEUE_KEYS] = full;
+	argv[QUEUE_KEYS + 1] = k.events;
+	argv[QUEUE_KEYS + 2] = decimal_str(num, cap);
+	argv[QUEUE_KEYS + 3] = qs->full_at == 0 ? "-1" :
+	    decimal_str(ago, mono_ms() - qs->full_at);
+	return call_eval(qs, call_new(qs, read_tick, cb, arg, "tick", queue),
+	    LUA_TICK, QUEUE_KEYS + 1, QUEUE_KEYS + 4, argv);
 }
 
 /* The string elements of the array a, borrowed, as a new list; NULL
@@ -370,7 +434,7 @@ qstore_queues(struct qstore *qs, qs_strings_cb *cb, void *arg)
 	const char *argv[] = { "SMEMBERS", registry };
 
 	keys_registry(registry, qs->prefix);
-	return call_command(qs, call_new(read_strings, cb, arg, "smembers",
+	return call_command(qs, call_new(qs, read_strings, cb, arg, "smembers",
 	    NULL), 2, argv);
 }
 
@@ -409,7 +473,7 @@ qstore_end(struct qstore *qs, enum qs_end how, const char *queue,
 	argv[QUEUE_KEYS + 1] = token;
 	argv[QUEUE_KEYS + 2] = k.events;
 	argv[QUEUE_KEYS + 3] = decimal_str(leeway, PASS_LEEWAY * 1000);
-	return call_eval(qs, call_new(read_end, cb, arg, how == QS_KICK ?
+	return call_eval(qs, call_new(qs, read_end, cb, arg, how == QS_KICK ?
 	    "admin_kick" : "leave", queue), how == QS_KICK ? LUA_ADMIN_KICK :
 	    LUA_LEAVE, QUEUE_KEYS + 1, QUEUE_KEYS + 4, argv);
 }
@@ -434,7 +498,7 @@ qstore_revoked(struct qstore *qs, const char *queue, const char *token,
 	const char *argv[2] = { "EXISTS", key };
 
 	keys_revoked(key, sizeof key, qs->prefix, queue, token);
-	return call_command(qs, call_new(read_revoked, cb, arg, "exists",
+	return call_command(qs, call_new(qs, read_revoked, cb, arg, "exists",
 	    queue), 2, argv);
 }
 
@@ -470,7 +534,7 @@ qstore_show(struct qstore *qs, const char *const *names, size_t n,
 		goto done;
 	for (size_t i = 0; i < n; i++)
 		queue_argv(qs, names[i], &k[i], argv + i * QUEUE_KEYS);
-	if ((c = call_new(read_figures, cb, arg, "admin_show",
+	if ((c = call_new(qs, read_figures, cb, arg, "admin_show",
 	    n == 1 ? names[0] : NULL)) != NULL)
 		c->n = n;
 	rc = call_eval(qs, c, LUA_ADMIN_SHOW, (int)(n * QUEUE_KEYS),
@@ -542,7 +606,7 @@ qstore_put(struct qstore *qs, const char *queue, const char *const *pairs,
 	memcpy(a.argv + 4, pairs, 2 * (size_t)npairs * sizeof *pairs);
 	a.argc += 2 * npairs;
 	conf_queue_fields(q, add_field, &a);
-	rc = call_eval(qs, call_new(read_config, cb, arg, "admin_put", queue),
+	rc = call_eval(qs, call_new(qs, read_config, cb, arg, "admin_put", queue),
 	    LUA_ADMIN_PUT, 2, a.argc, a.argv);
 	fields_free(&a);
 	return rc;
@@ -571,7 +635,7 @@ qstore_state(struct qstore *qs, const char *queue, const char *to,
 
 	keys_queue(&k, qs->prefix, queue);
 	argv[0] = k.config, argv[1] = to, argv[2] = from ? from : "";
-	return call_eval(qs, call_new(read_state, cb, arg, "admin_state",
+	return call_eval(qs, call_new(qs, read_state, cb, arg, "admin_state",
 	    queue), LUA_ADMIN_STATE, 1, 3, argv);
 }
 
@@ -588,7 +652,7 @@ qstore_promote(struct qstore *qs, const char *queue, long count,
 	argv[QUEUE_KEYS] = k.events;
 	argv[QUEUE_KEYS + 1] = decimal_str(n, count);
 	/* { 'ok', { token, ... } }: the list is the reply's second. */
-	if ((c = call_new(read_strings, cb, arg, "admin_promote", queue)) !=
+	if ((c = call_new(qs, read_strings, cb, arg, "admin_promote", queue)) !=
 	    NULL)
 		c->n = 1;
 	return call_eval(qs, c, LUA_ADMIN_PROMOTE, QUEUE_KEYS, QUEUE_KEYS + 2,
@@ -615,7 +679,7 @@ qstore_drop(struct qstore *qs, const char *queue, qs_done_cb *cb, void *arg)
 	argv[QUEUE_KEYS] = registry;
 	argv[QUEUE_KEYS + 1] = queue;
 	argv[QUEUE_KEYS + 2] = k.events;
-	return call_eval(qs, call_new(read_done, cb, arg, "admin_drop", queue),
+	return call_eval(qs, call_new(qs, read_done, cb, arg, "admin_drop", queue),
 	    LUA_ADMIN_DROP, QUEUE_KEYS + 1, QUEUE_KEYS + 3, argv);
 }
 
@@ -643,7 +707,7 @@ qstore_seed(struct qstore *qs, const struct queue_conf *q, const char *how)
 	a.argv[a.argc++] = how;
 	a.argv[a.argc++] = q->name;
 	conf_queue_fields(q, add_field, &a);
-	call_eval(qs, call_new(read_seeded, NULL, NULL, "config_init",
+	call_eval(qs, call_new(qs, read_seeded, NULL, NULL, "config_init",
 	    q->name), LUA_CONFIG_INIT, 2, a.argc, a.argv);
 	fields_free(&a);
 }

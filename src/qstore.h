@@ -47,6 +47,7 @@ struct queue_figures {
 /* A tick's work. */
 struct tick_figures {
 	long long expired, abandoned, admitted, waiting;
+	long long full_ms;	/* Redis refused writes at this time; 0: no */
 };
 
 
@@ -56,6 +57,15 @@ void qstore_free(struct qstore *qs);
 
 /* Send what hiredis holds now (see store_flush). */
 void qstore_flush(struct qstore *qs);
+
+/*
+ * Redis is full (maxmemory, noeviction): it refused a write for memory,
+ * and no admission tick has found it taking writes since. The start of
+ * such an episode is logged once (event=store_full, with Redis's used and
+ * max memory); tick.lua holds back the abandonment sweep meanwhile and
+ * for waiting_ttl after it, on every instance.
+ */
+int qstore_full(const struct qstore *qs);
 
 typedef void qs_standing_cb(enum result r, const struct standing *s,
     void *arg);

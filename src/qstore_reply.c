@@ -225,6 +225,7 @@ qreply_tick(const redisReply *r, struct tick_figures *t)
 	}
 	t->expired = v[TICK_EXPIRED], t->abandoned = v[TICK_ABANDONED];
 	t->admitted = v[TICK_ADMITTED], t->waiting = v[TICK_WAITING];
+	t->full_ms = v[TICK_FULL];
 	return 0;
 }
 

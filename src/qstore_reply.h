@@ -26,7 +26,7 @@ enum ranks_field { RANKS_KINDS = FACTS_FIELDS, RANKS_VALUES, RANKS_FIELDS };
 
 /* tick.lua. */
 enum tick_field { TICK_EXPIRED, TICK_ABANDONED, TICK_ADMITTED, TICK_WAITING,
-	TICK_FIELDS };
+	TICK_FULL, TICK_FIELDS };
 
 /* admin_show.lua: one entry per queue. */
 enum show_field { SHOW_CONFIG, SHOW_WAITING, SHOW_ACTIVE, SHOW_TOTALS,

@@ -3,16 +3,31 @@
 -- waiting_ttl, (3) admits the next waiters in FIFO order, (4) keeps the
 -- counters and the measured admission rate, (5) publishes the admitted.
 -- Work per call is capped; what is left is done on the next tick.
--- KEYS: see lib.lua
+--
+-- A full Redis (maxmemory, noeviction) refuses the "last seen" writes of
+-- status.lua and ranks.lua but not the ZREMs of (2), which would then drop
+-- waiters whose clients were there all along. So (2) runs only when
+-- Redis takes writes and has taken them for waiting_ttl since any
+-- instance last saw it full: KEYS[8] keeps that time for every instance.
+-- While Redis is full only (1) runs, which frees memory.
+-- KEYS: see lib.lua; KEYS[8] when Redis was last seen full (ms)
 -- ARGV[1] events channel
 -- ARGV[2] most tokens moved or swept per kind in one call
--- Reply: { expired, abandoned, admitted, waiting } or { 'no_queue' }
+-- ARGV[3] how long ago (ms) this instance last saw Redis refuse a write
+--         for memory; -1: never
+-- Reply: { expired, abandoned, admitted, waiting, full } (full: now when
+-- Redis refused a write, else 0) or { 'no_queue' }
 local c = load_conf(KEYS[1])
 if not c then
   return { 'no_queue' }
 end
 local channel, cap = ARGV[1], tonumber(ARGV[2])
 local now = now_ms()
+local ttl = (tonumber(c.waiting_ttl) or 120) * 1000
+
+-- (0) Does Redis take writes? Before any other write of this run, since
+-- Redis refuses a script's writes for memory only until its first one.
+local full = type(redis.pcall('INCRBY', KEYS[2], 0)) == 'table'
 
 -- (1) sessions that ended; the active set is scored by expiry
 local ended = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now,
@@ -22,10 +37,23 @@ if #ended > 0 then
   redis.call('HINCRBY', KEYS[6], 'expired', #ended)
 end
 
--- (2) waiters whose client has gone quiet
-local ttl = (tonumber(c.waiting_ttl) or 120) * 1000
-local quiet = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now - ttl,
-  'LIMIT', 0, cap)
+if full then
+  return { #ended, 0, 0, redis.call('ZCARD', KEYS[3]), now }
+end
+
+-- (2) waiters whose client has gone quiet, unless Redis was full lately
+local was_full = tonumber(redis.call('GET', KEYS[8]) or '0')
+local ago = tonumber(ARGV[3]) or -1
+local seen_full = ago >= 0 and now - ago or 0
+if seen_full > was_full then
+  was_full = seen_full
+  redis.call('SET', KEYS[8], ms_text(was_full), 'PX', ttl + 60000)
+end
+local quiet = {}
+if now - was_full >= ttl then
+  quiet = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now - ttl,
+    'LIMIT', 0, cap)
+end
 if #quiet > 0 then
   redis.call('ZREM', KEYS[3], unpack(quiet))
   redis.call('ZREM', KEYS[5], unpack(quiet))
@@ -89,4 +117,4 @@ elseif t - at >= 5000 then
   end
   redis.call('HSET', KEYS[6], 'rate_at', t, 'rate_n', 0)
 end
-return { #ended, #quiet, admitted, waiting }
+return { #ended, #quiet, admitted, waiting, 0 }
