@@ -44,6 +44,7 @@ struct app {
 	int worker;			/* -1: the single process */
 	int ready_fd;			/* a worker tells the supervisor here */
 	int said_ready;			/* READY=1 went to the service manager */
+	char epoch[33];			/* the marker of Redis's data; "": none */
 };
 
 #endif

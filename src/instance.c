@@ -3,7 +3,10 @@
  * events, so no handler runs in signal context.
  */
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -16,6 +19,7 @@
 #include "instance.h"
 #include "join_batch.h"
 #include "log.h"
+#include "metrics.h"
 #include "metrics_share.h"
 #include "listener.h"
 #include "notify.h"
@@ -36,6 +40,41 @@ announce_status(struct app *app)
 }
 
 /*
+ * The marker of Redis's data: a value this instance knew, gone or
+ * replaced, means Redis lost every place in line (a restart without
+ * persistence, FLUSHALL). The queues are written again all the same.
+ */
+static void
+epoch_done(enum result r, const char *value, int created, void *arg)
+{
+	struct app *app = arg;
+
+	if (r != RESULT_OK)
+		return;
+	if (app->epoch[0] && strcmp(app->epoch, value) != 0) {
+		log_error("event=store_reset msg=\"Redis came back without its "
+		    "data: every place in line and session is lost; run Redis "
+		    "with appendonly yes\"");
+		metrics_store_reset();
+	}
+	(void)created;
+	snprintf(app->epoch, sizeof app->epoch, "%s", value);
+}
+
+static void
+epoch_check(struct app *app)
+{
+	unsigned char raw[16];
+	char fresh[33];
+
+	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+		return;
+	for (size_t i = 0; i < sizeof raw; i++)
+		snprintf(fresh + 2 * i, 3, "%02x", raw[i]);
+	qstore_epoch(app->qstore, fresh, epoch_done, app);
+}
+
+/*
  * Write the configured queues into Redis: at first connect the file wins;
  * after a reconnect only a hash Redis lost is written again. The single
  * process is ready once it listens and Redis answers.
@@ -45,6 +84,7 @@ on_store_ready(int first, void *arg)
 {
 	struct app *app = arg;
 
+	epoch_check(app);
 	for (size_t i = 0; i < app->conf->nqueues; i++)
 		qstore_seed(app->qstore, &app->conf->queues[i],
 		    first ? "replace" : "missing");

@@ -117,3 +117,13 @@ keys_full(char buf[KEYS_MAX], const char *prefix, const char *queue)
 {
 	return keys_one(buf, prefix, queue, "full");
 }
+
+int
+keys_epoch(char buf[KEYS_MAX], const char *prefix)
+{
+	const char *piece[] = { prefix, ":epoch", NULL };
+
+	if (!keys_valid_prefix(prefix))
+		return -1;
+	return keys_join(buf, KEYS_MAX, piece) == -1 ? -1 : 0;
+}

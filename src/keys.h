@@ -40,6 +40,9 @@ int keys_user(char *buf, size_t size, const char *prefix, const char *queue,
 int keys_revoked(char *buf, size_t size, const char *prefix,
     const char *queue, const char *token);
 
+/* <prefix>:epoch, the marker of Redis's data (epoch.lua). */
+int keys_epoch(char buf[KEYS_MAX], const char *prefix);
+
 /* <prefix>:{<queue>}:full: when Redis was last seen full (tick.lua). */
 int keys_full(char buf[KEYS_MAX], const char *prefix, const char *queue);
 

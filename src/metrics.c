@@ -117,6 +117,12 @@ metrics_stream_close(const char *reason)
 }
 
 void
+metrics_store_reset(void)
+{
+	the_metrics->store_resets++;
+}
+
+void
 metrics_label(struct strbuf *b, const char *value)
 {
 	for (const char *p = value; *p != '\0'; p++) {
@@ -181,6 +187,10 @@ format_process(struct strbuf *b, const struct metrics *m,
 	for (int i = 0; i < MCLOSE_NREASONS; i++)
 		strbuf_add(b, "waitroom_stream_closes_total{reason=\"%s\"} %llu\n",
 		    close_names[i], m->stream_closes[i]);
+	family(b, "waitroom_store_resets_total", "counter",
+	    "Times Redis came back without the data this daemon knew (a "
+	    "restart without persistence, FLUSHALL).");
+	strbuf_add(b, "waitroom_store_resets_total %llu\n", m->store_resets);
 	format_http(b, m);
 	histogram_format(b, "waitroom_redis_command_duration_seconds",
 	    "Time from sending a Redis command to its answer.",

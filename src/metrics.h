@@ -33,6 +33,8 @@ struct metrics {
 	struct histogram http_latency;
 	struct histogram redis_latency;
 	unsigned long long stream_closes[MCLOSE_NREASONS];
+	/* Redis came back without its data; every worker sees each one. */
+	unsigned long long store_resets;
 };
 
 /* One queue's figures, as admin_show.lua reports them. */
@@ -71,6 +73,7 @@ void metrics_http(int route, int code, double seconds);
 void metrics_redis(double seconds);
 /* reason as stream_close logs it: "client gone", "slow client"... */
 void metrics_stream_close(const char *reason);
+void metrics_store_reset(void);
 
 void histogram_observe(struct histogram *h, double v);
 /* The upper bound of bucket i (i < METRICS_NBUCKETS), as text. */

@@ -94,6 +94,8 @@ add_counts(struct metrics *to, const struct metrics *m)
 	add_histogram(&to->redis_latency, &m->redis_latency);
 	for (int i = 0; i < MCLOSE_NREASONS; i++)
 		to->stream_closes[i] += m->stream_closes[i];
+	if (m->store_resets > to->store_resets)	/* each worker sees each */
+		to->store_resets = m->store_resets;
 }
 
 static void

@@ -683,6 +683,33 @@ qstore_drop(struct qstore *qs, const char *queue, qs_done_cb *cb, void *arg)
 	    LUA_ADMIN_DROP, QUEUE_KEYS + 1, QUEUE_KEYS + 3, argv);
 }
 
+/* ---- the marker of Redis's data ------------------------------------ */
+
+static void
+read_epoch(struct qcall *c, enum result r, const redisReply *rp)
+{
+	const char *value = NULL;
+
+	if (r == RESULT_OK && (rp->type != REDIS_REPLY_ARRAY ||
+	    rp->elements != 2 || (value = qreply_str(rp, 0)) == NULL ||
+	    rp->element[1]->type != REDIS_REPLY_INTEGER))
+		r = call_misshaped(c);
+	((qs_epoch_cb *)c->cb)(r, value, r == RESULT_OK &&
+	    rp->element[1]->integer == 1, c->arg);
+}
+
+int
+qstore_epoch(struct qstore *qs, const char *fresh, qs_epoch_cb *cb,
+    void *arg)
+{
+	char key[KEYS_MAX];
+	const char *argv[2] = { key, fresh };
+
+	keys_epoch(key, qs->prefix);
+	return call_eval(qs, call_new(qs, read_epoch, cb, arg, "epoch", NULL),
+	    LUA_EPOCH, 1, 2, argv);
+}
+
 /* ---- the file's queues --------------------------------------------------- */
 
 static void

@@ -165,6 +165,15 @@ int qstore_drop(struct qstore *qs, const char *queue, qs_done_cb *cb,
     void *arg);
 
 /*
+ * epoch.lua: the marker of Redis's data, written with fresh (a random
+ * value) when there is none; created says it was written now.
+ */
+typedef void qs_epoch_cb(enum result r, const char *value, int created,
+    void *arg);
+int qstore_epoch(struct qstore *qs, const char *fresh, qs_epoch_cb *cb,
+    void *arg);
+
+/*
  * config_init.lua: write q's configuration from the file; how is
  * "replace" (an edited section wins) or "missing" (only a hash Redis
  * lost). A failure is logged.

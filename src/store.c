@@ -352,12 +352,41 @@ store_policy(const struct store_result *res, void *arg)
 		    "noeviction\"", r->element[1]->str);
 }
 
+/* CONFIG GET appendonly save: a Redis that keeps nothing on disk. */
+static void
+store_durability(const struct store_result *res, void *arg)
+{
+	const redisReply *r = res->reply;
+	static int said;
+	const char *aof = NULL, *save = NULL;
+
+	if (said || res->status != STORE_OK || r->type != REDIS_REPLY_ARRAY)
+		return;
+	for (size_t i = 0; i + 1 < r->elements; i += 2) {
+		if (r->element[i]->type != REDIS_REPLY_STRING ||
+		    r->element[i + 1]->type != REDIS_REPLY_STRING)
+			return;
+		if (strcmp(r->element[i]->str, "appendonly") == 0)
+			aof = r->element[i + 1]->str;
+		else if (strcmp(r->element[i]->str, "save") == 0)
+			save = r->element[i + 1]->str;
+	}
+	if (aof && save && strcmp(aof, "no") == 0 && save[0] == '\0') {
+		said = 1;
+		log_warn("event=redis_not_durable msg=\"Redis keeps neither an "
+		    "AOF nor RDB snapshots: a restart loses every place in line; "
+		    "set appendonly yes\"");
+	}
+}
+
 static void
 store_check_policy(struct store *s)
 {
 	const char *argv[] = { "CONFIG", "GET", "maxmemory-policy" };
+	const char *dur[] = { "CONFIG", "GET", "appendonly", "save" };
 
 	store_send(s, -1, 3, argv, NULL, store_policy, NULL);
+	store_send(s, -1, 4, dur, NULL, store_durability, NULL);
 }
 
 static void
