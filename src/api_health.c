@@ -27,6 +27,14 @@ api_readyz(struct app *app, struct evhttp_request *req,
 		    "shutting down; send new visitors elsewhere");
 		return;
 	}
+	if (store_is_readonly(app->store)) {
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+		    "Retry-After", "1");
+		http_send_error(req, 503, "store_readonly", "the Redis reached "
+		    "is not a writable master (a replica, or a failover under "
+		    "way)");
+		return;
+	}
 	if (!store_is_ready(app->store)) {
 		http_send_unavailable(req);
 		return;

@@ -12,6 +12,7 @@ struct http;
 struct admission;
 struct streams;
 struct qstore;
+struct store_opts;
 struct pages;
 struct passkeys;
 struct revoke;
@@ -35,6 +36,7 @@ struct app {
 	struct streams *streams;
 	const struct pages *pages;	/* the waiting page's templates */
 	const char *admin_token;	/* NULL: the admin API is off */
+	const struct store_opts *store_opts;	/* sentinels, replicas */
 	int draining;			/* shutting down: /readyz says 503 */
 	const struct passkeys *passkeys;	/* NULL: passes are off */
 	struct passkeys *passkeys_owned;	/* what a reload read */

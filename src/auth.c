@@ -42,13 +42,20 @@ auth_token_ok(const char *s, size_t n)
 int
 auth_token_load(const char *path, char *buf, char *err, size_t errlen)
 {
+	return auth_secret_load("admin_token_file", path, buf, err, errlen);
+}
+
+int
+auth_secret_load(const char *key, const char *path, char *buf, char *err,
+    size_t errlen)
+{
 	char line[AUTH_TOKEN_MAX + 64];
 	size_t start, n;
 	FILE *f;
 
 	if ((f = fopen(path, "r")) == NULL) {
-		snprintf(err, errlen, "admin_token_file %s: cannot read: %s",
-		    path, strerror(errno));
+		snprintf(err, errlen, "%s %s: cannot read: %s", key, path,
+		    strerror(errno));
 		return -1;
 	}
 	if (fgets(line, sizeof line, f) == NULL)
@@ -59,9 +66,9 @@ auth_token_load(const char *path, char *buf, char *err, size_t errlen)
 	while (n > 0 && strchr(" \t\r\n", line[start + n - 1]) != NULL)
 		n--;
 	if (!auth_token_ok(line + start, n)) {
-		snprintf(err, errlen, "admin_token_file %s: the first line must "
-		    "hold the token: %d to %d visible ASCII characters, no "
-		    "spaces", path, AUTH_TOKEN_MIN, AUTH_TOKEN_MAX);
+		snprintf(err, errlen, "%s %s: the first line must hold the "
+		    "secret: %d to %d visible ASCII characters, no spaces", key,
+		    path, AUTH_TOKEN_MIN, AUTH_TOKEN_MAX);
 		return -1;
 	}
 	memcpy(buf, line + start, n);

@@ -18,6 +18,9 @@
  * what is wrong.
  */
 int auth_token_load(const char *path, char *buf, char *err, size_t errlen);
+/* The same for another key's file (sentinel_password_file), named key. */
+int auth_secret_load(const char *key, const char *path, char *buf, char *err,
+    size_t errlen);
 
 /* 1 when a (alen bytes) equals b (blen bytes); time depends on blen only. */
 int auth_equal(const char *a, size_t alen, const char *b, size_t blen);

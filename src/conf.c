@@ -63,8 +63,9 @@ static const struct conf_key conf_keys[] = {
 	  STR(conf_check_listen, "host:port, host an IPv4 address, localhost or "
 	  "[IPv6], port 0 to 65535"), RESTART },
 	{ "redis", SC_GLOBAL, G(redis), .def = "127.0.0.1:6379",
-	  STR(conf_check_redis, "host:port with port 1 to 65535, or "
-	  "unix:/absolute/path"), RESTART },
+	  STR(conf_check_redis, "host:port with port 1 to 65535, "
+	  "unix:/absolute/path, or sentinel://host:port,host:port/master"),
+	  RESTART },
 	{ "key_prefix", SC_GLOBAL, G(key_prefix), .def = "wr",
 	  STR(keys_valid_prefix, "1 to 32 of A-Z a-z 0-9 _ . -"), RESTART },
 	{ "workers", SC_GLOBAL, G(workers), .def = "1", INT(1, 64),
@@ -99,6 +100,10 @@ static const struct conf_key conf_keys[] = {
 	  INT(1, 300) },
 	{ "stream_buffer", SC_GLOBAL, G(stream_buffer), .def = "65536",
 	  INT(1024, 16777216) },
+	{ "sentinel_password_file", SC_GLOBAL, G(sentinel_password_file),
+	  PATH, RESTART },
+	{ "redis_wait_replicas", SC_GLOBAL, G(redis_wait_replicas),
+	  .def = "0", INT(0, 16), RESTART },
 	{ "mode", SC_QUEUE, Q(mode), .def = "rate", ENUM(mode_names) },
 	{ "batch", SC_QUEUE, Q(batch), .def = "100", INT(1, 1000000) },
 	{ "interval", SC_QUEUE, Q(interval), .def = "10", INT(1, 86400) },

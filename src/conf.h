@@ -50,6 +50,8 @@ struct conf {
 	long max_body;		/* bytes accepted in a public request body */
 	long keepalive_interval; /* seconds of silence before ": keepalive" */
 	long stream_buffer;	/* most unsent bytes a stream may hold */
+	char *sentinel_password_file;	/* NULL: sentinels need no AUTH */
+	long redis_wait_replicas;	/* joins, leaves, ticks wait for */
 	struct queue_conf *queues;
 	size_t nqueues;
 };

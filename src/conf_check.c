@@ -13,6 +13,7 @@
 #include "clientaddr.h"
 #include "conf.h"
 #include "conf_check.h"
+#include "sentinel_spec.h"
 #include "validate.h"
 
 #define CONF_TEXT_MAX 4096
@@ -145,6 +146,10 @@ conf_check_redis(const char *v)
 	char host[CONF_ADDR_MAX];
 	int port;
 
+	struct sentinel_spec sp;
+
+	if (sentinel_spec_is(v))
+		return sentinel_spec_parse(v, &sp) == 0;
 	return conf_addr_split(v, host, sizeof host, &port) == 0 && port != 0;
 }
 

@@ -211,8 +211,8 @@ serve(struct app *app, int fd)
 	char err[512];
 	int rc = 1;
 
-	if ((app->store = store_new(app->base, app->conf->redis, err,
-	    sizeof err)) == NULL || (app->qstore = qstore_new(app->store,
+	if ((app->store = store_new(app->base, app->conf->redis,
+	    app->store_opts, err, sizeof err)) == NULL || (app->qstore = qstore_new(app->store,
 	    app->conf->key_prefix)) == NULL || (app->join_batch =
 	    join_batch_new(app->base, app->qstore)) == NULL ||
 	    (app->http = http_new(app, fd, err,
@@ -297,6 +297,7 @@ instance_run(int worker, int ready_fd, void *arg)
 	app.conf = r->conf;
 	app.pages = r->pages;
 	app.admin_token = r->admin_token;
+	app.store_opts = r->store_opts;
 	app.conf_load = r->conf_load;
 	app.conf_load_arg = r->conf_load_arg;
 	app.worker = worker;

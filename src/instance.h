@@ -29,6 +29,7 @@ struct instance_setup {
 	const void *conf_load_arg;
 	const char *port_file;		/* NULL: none */
 	const char *admin_token;	/* NULL: the admin API is off */
+	const struct store_opts *store_opts;	/* sentinels, replicas */
 	int port;
 	int fd;		/* single process: the listening socket, else -1 */
 };

@@ -28,6 +28,7 @@
 #include "passkeys.h"
 #include "ratelimit.h"
 #include "reload.h"
+#include "store.h"
 #include "supervisor.h"
 
 #define DEFAULT_CONFIG SYSCONFDIR "/waitroom.conf"
@@ -307,6 +308,8 @@ main(int argc, char **argv)
 	struct passkeys *k = NULL;
 	struct netlist *trusted = NULL;
 	char token[AUTH_TOKEN_MAX + 1], err[CONF_ERR_MAX];
+	char sentinel_pw[AUTH_TOKEN_MAX + 1];
+	struct store_opts so = { NULL, 0 };
 	int rc, bad;
 
 	if ((rc = parse_args(argc, argv, &o)) != 0)
@@ -319,7 +322,9 @@ main(int argc, char **argv)
 	if (load_passkeys(&c, &k) == -1)
 		goto done;
 	if ((c.admin_token_file && auth_token_load(c.admin_token_file, token,
-	    err, sizeof err) == -1) ||
+	    err, sizeof err) == -1) || (c.sentinel_password_file &&
+	    auth_secret_load("sentinel_password_file", c.sentinel_password_file,
+	    sentinel_pw, err, sizeof err) == -1) ||
 	    (pages = pages_new(&c, err, sizeof err)) == NULL) {
 		fprintf(stderr, "waitroomd: %s\n", err);
 		goto done;
@@ -338,6 +343,9 @@ main(int argc, char **argv)
 	r.pages = pages, r.passkeys = k, r.trusted = trusted;
 	r.port_file = o.port_file;
 	r.admin_token = c.admin_token_file ? token : NULL;
+	so.sentinel_password = c.sentinel_password_file ? sentinel_pw : NULL;
+	so.wait_replicas = c.redis_wait_replicas;
+	r.store_opts = &so;
 	rc = start(&r);
 done:
 	netlist_free(trusted);

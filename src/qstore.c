@@ -180,19 +180,30 @@ call_new(struct qstore *qs, qcall_read *read, void *cb, void *arg,
 	return c;
 }
 
-/* Run script id for c; -1 (c freed) when the store is not ready. */
+/*
+ * Run script id for c; -1 (c freed) when the store is not ready. flags:
+ * STORE_DURABLE for what must survive a failover once acknowledged
+ * (joins, leaves, admissions: redis_wait_replicas).
+ */
 static int
-call_eval(struct qstore *qs, struct qcall *c, enum lua_script_id id,
-    int nkeys, int argc, const char *const *argv)
+call_eval_flags(struct qstore *qs, struct qcall *c, enum lua_script_id id,
+    int nkeys, int argc, const char *const *argv, int flags)
 {
 	if (c == NULL)
 		return -1;
-	if (store_eval(qs->store, id, nkeys, argc, argv, NULL, call_reply,
-	    c) == -1) {
+	if (store_eval_flags(qs->store, id, nkeys, argc, argv, NULL,
+	    call_reply, c, flags) == -1) {
 		free(c);
 		return -1;
 	}
 	return 0;
+}
+
+static int
+call_eval(struct qstore *qs, struct qcall *c, enum lua_script_id id,
+    int nkeys, int argc, const char *const *argv)
+{
+	return call_eval_flags(qs, c, id, nkeys, argc, argv, 0);
 }
 
 static int
@@ -317,7 +328,8 @@ qstore_join(struct qstore *qs, const char *queue, int n,
 		argv[argc++] = tokens[i];
 	if ((c = call_new(qs, read_joins, cb, arg, "join", queue)) != NULL)
 		c->n = (size_t)n;
-	return call_eval(qs, c, LUA_JOIN, nkeys, argc, argv);
+	return call_eval_flags(qs, c, LUA_JOIN, nkeys, argc, argv,
+	    STORE_DURABLE);
 }
 
 /* ---- streams ----------------------------------------------------------- */
@@ -391,8 +403,9 @@ qstore_tick(struct qstore *qs, const char *queue, long cap, qs_tick_cb *cb,
 	argv[QUEUE_KEYS + 2] = decimal_str(num, cap);
 	argv[QUEUE_KEYS + 3] = qs->full_at == 0 ? "-1" :
 	    decimal_str(ago, mono_ms() - qs->full_at);
-	return call_eval(qs, call_new(qs, read_tick, cb, arg, "tick", queue),
-	    LUA_TICK, QUEUE_KEYS + 1, QUEUE_KEYS + 4, argv);
+	return call_eval_flags(qs, call_new(qs, read_tick, cb, arg, "tick",
+	    queue), LUA_TICK, QUEUE_KEYS + 1, QUEUE_KEYS + 4, argv,
+	    STORE_DURABLE);
 }
 
 /* The string elements of the array a, borrowed, as a new list; NULL
@@ -473,9 +486,10 @@ qstore_end(struct qstore *qs, enum qs_end how, const char *queue,
 	argv[QUEUE_KEYS + 1] = token;
 	argv[QUEUE_KEYS + 2] = k.events;
 	argv[QUEUE_KEYS + 3] = decimal_str(leeway, PASS_LEEWAY * 1000);
-	return call_eval(qs, call_new(qs, read_end, cb, arg, how == QS_KICK ?
-	    "admin_kick" : "leave", queue), how == QS_KICK ? LUA_ADMIN_KICK :
-	    LUA_LEAVE, QUEUE_KEYS + 1, QUEUE_KEYS + 4, argv);
+	return call_eval_flags(qs, call_new(qs, read_end, cb, arg,
+	    how == QS_KICK ? "admin_kick" : "leave", queue), how == QS_KICK ?
+	    LUA_ADMIN_KICK : LUA_LEAVE, QUEUE_KEYS + 1, QUEUE_KEYS + 4, argv,
+	    STORE_DURABLE);
 }
 
 static void

@@ -28,12 +28,14 @@
 #include "conf.h"
 #include "log.h"
 #include "metrics.h"
+#include "sentinel.h"
 #include "store.h"
 
 #define STORE_CMD_TIMEOUT_MS 3000
 #define STORE_CONNECT_TIMEOUT_MS 2000
 #define STORE_BACKOFF_MIN_MS 50
 #define STORE_BACKOFF_MAX_MS 500
+#define STORE_WAIT_MS 1000	/* WAIT's timeout for durable calls */
 
 struct call {
 	struct store *s;
@@ -43,6 +45,8 @@ struct call {
 	int answered;		/* cb has run (timeout or reply) */
 	struct timespec sent;	/* for the latency histogram */
 	int script;		/* lua_script_id, -1 for a plain command */
+	int durable;		/* answered once replicas confirm (WAIT) */
+	redisReply *held;	/* durable: the reply, until WAIT answers */
 	int argc;
 	const char **argv;	/* into the call's own block (or static text) */
 	size_t *lens;
@@ -70,10 +74,17 @@ struct store {
 	char *pattern;		/* a subscriber: what it PSUBSCRIBEs */
 	store_message_cb *msg_cb;
 	void *msg_arg;
+	struct sentinel *sen;	/* NULL: a fixed address */
+	int readonly;		/* the Redis reached is not a master */
+	struct event *drop_ev;	/* drops the connection from the loop */
+	const char *drop_why;
+	long wait_replicas;	/* durable calls wait for as many replicas */
 };
 
 static void store_connect(struct store *s);
 static void store_drop(struct store *s, const char *why);
+static void store_drop_soon(struct store *s, const char *why);
+static void store_check_role(struct store *s);
 static void store_load_scripts(struct store *s);
 
 /* Error replies that mean "not serving now", not "your command is bad". */
@@ -90,11 +101,10 @@ store_error_unavailable(const char *msg)
 	return strstr(msg, "OOM command not allowed") != NULL;
 }
 
+/* Out of the list of calls hiredis holds, its timer stopped. */
 static void
-call_free(struct call *c)
+call_unlink(struct call *c)
 {
-	if (c == NULL)
-		return;
 	if (evtimer_initialized(&c->timer))
 		evtimer_del(&c->timer);
 	if (c->prev)
@@ -103,7 +113,46 @@ call_free(struct call *c)
 		c->s->calls = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
+	c->prev = c->next = NULL;
+}
+
+static void
+call_free(struct call *c)
+{
+	if (c == NULL)
+		return;
+	call_unlink(c);
+	if (c->held)
+		freeReplyObject(c->held);
 	free(c);
+}
+
+/* A deep copy of r, for freeReplyObject; NULL when out of memory. */
+static redisReply *
+reply_dup(const redisReply *r)
+{
+	redisReply *d = calloc(1, sizeof *d);
+
+	if (d == NULL)
+		return NULL;
+	d->type = r->type, d->integer = r->integer, d->len = r->len;
+	if (r->str && (d->str = malloc(r->len + 1)) != NULL) {
+		memcpy(d->str, r->str, r->len);
+		d->str[r->len] = '\0';
+	} else if (r->str)
+		goto fail;
+	if (r->type != REDIS_REPLY_ARRAY || r->elements == 0)
+		return d;
+	if ((d->element = calloc(r->elements, sizeof *d->element)) == NULL)
+		goto fail;
+	d->elements = r->elements;
+	for (size_t i = 0; i < r->elements; i++)
+		if ((d->element[i] = reply_dup(r->element[i])) == NULL)
+			goto fail;
+	return d;
+fail:
+	freeReplyObject(d);
+	return NULL;
 }
 
 static void
@@ -178,6 +227,7 @@ call_use_eval(struct call *c)
 }
 
 static void call_reply(redisAsyncContext *ac, void *reply, void *priv);
+static int call_send_wait(struct store *s, struct call *c);
 
 /* Hand the call to hiredis, which then owns it until call_reply. */
 static int
@@ -197,6 +247,8 @@ call_send(struct store *s, struct call *c)
 	}
 	if (!c->answered)
 		evtimer_add(&c->timer, &tv);
+	if (c->durable && call_send_wait(s, c) == -1)
+		c->durable = 0;		/* the connection is going: NULL */
 	return 0;
 }
 
@@ -209,8 +261,13 @@ call_reply(redisAsyncContext *ac, void *reply, void *priv)
 
 	if (r == NULL)
 		call_answer(c, STORE_UNAVAILABLE, NULL, "disconnected");
-	else if (r->type == REDIS_REPLY_ERROR && c->script >= 0 &&
-	    !c->answered && strncmp(r->str, "NOSCRIPT", 8) == 0) {
+	else if (c->durable && r->type != REDIS_REPLY_ERROR) {
+		/* Held for WAIT's answer, which frees c. */
+		if (!c->answered && (c->held = reply_dup(r)) == NULL)
+			call_answer(c, STORE_ERROR, NULL, "out of memory");
+	} else if (r->type == REDIS_REPLY_ERROR && c->script >= 0 &&
+	    !c->answered && !c->durable &&
+	    strncmp(r->str, "NOSCRIPT", 8) == 0) {
 		/* The script cache was flushed: run the body once, reload. */
 		call_use_eval(c);
 		log_warn("event=noscript script=%s", lua_scripts[c->script].name);
@@ -220,18 +277,71 @@ call_reply(redisAsyncContext *ac, void *reply, void *priv)
 		if (call_send(s, c) == 0)
 			return;
 		call_answer(c, STORE_UNAVAILABLE, NULL, "not connected");
-	} else if (r->type == REDIS_REPLY_ERROR)
+	} else if (r->type == REDIS_REPLY_ERROR && c->durable &&
+	    strncmp(r->str, "NOSCRIPT", 8) == 0) {
+		log_warn("event=noscript script=%s", lua_scripts[c->script].name);
+		if (s->loading == 0)
+			store_load_scripts(s);
+		call_answer(c, STORE_UNAVAILABLE, NULL, "script cache flushed");
+	} else if (r->type == REDIS_REPLY_ERROR) {
+		/* A master demoted under us: find the master again. */
+		if (strncmp(r->str, "READONLY", 8) == 0)
+			store_drop_soon(s, "READONLY");
 		call_answer(c, store_error_unavailable(r->str) ?
 		    STORE_UNAVAILABLE : STORE_ERROR, r, r->str);
+	}
 	else
 		call_answer(c, STORE_OK, r, NULL);
+	if (c->durable)
+		call_unlink(c);		/* WAIT's answer frees it */
+	else
+		call_free(c);
+}
+
+/*
+ * WAIT answered for the durable call c: c's reply counts only when as
+ * many replicas as asked have it, so a failover cannot lose what was
+ * acknowledged. (A durable call that meets NOSCRIPT is answered 503
+ * rather than run again: the scripts load at once, the client retries.)
+ */
+static void
+call_waited(const struct store_result *res, void *arg)
+{
+	struct call *c = arg;
+	long want = c->s->wait_replicas;
+
+	if (!c->answered && c->held && res->status == STORE_OK &&
+	    res->reply->type == REDIS_REPLY_INTEGER &&
+	    res->reply->integer >= want)
+		call_answer(c, STORE_OK, c->held, NULL);
+	else if (!c->answered)
+		call_answer(c, STORE_UNAVAILABLE, NULL,
+		    "replicas did not confirm in time");
 	call_free(c);
+}
+
+static int
+call_send_wait(struct store *s, struct call *c)
+{
+	char n[24], ms[24];
+	const char *argv[] = { "WAIT", n, ms };
+	struct call *w;
+
+	snprintf(n, sizeof n, "%ld", s->wait_replicas);
+	snprintf(ms, sizeof ms, "%d", STORE_WAIT_MS);
+	if ((w = call_new(s, 3, argv, NULL, call_waited, c)) == NULL)
+		return -1;
+	if (call_send(s, w) == -1) {
+		call_free(w);
+		return -1;
+	}
+	return 0;
 }
 
 /* Queue a command whatever the ready state (for loading scripts). */
 static int
 store_send(struct store *s, int script, int argc, const char *const *argv,
-    const size_t *lens, store_cb *cb, void *arg)
+    const size_t *lens, store_cb *cb, void *arg, int durable)
 {
 	struct call *c;
 
@@ -240,6 +350,7 @@ store_send(struct store *s, int script, int argc, const char *const *argv,
 	if ((c = call_new(s, argc, argv, lens, cb, arg)) == NULL)
 		return -1;
 	c->script = script;
+	c->durable = durable;
 	if (call_send(s, c) == -1) {
 		call_free(c);
 		return -1;
@@ -253,12 +364,20 @@ store_command(struct store *s, int argc, const char *const *argv,
 {
 	if (!s->ready)
 		return -1;
-	return store_send(s, -1, argc, argv, lens, cb, arg);
+	return store_send(s, -1, argc, argv, lens, cb, arg, 0);
 }
 
 int
 store_eval(struct store *s, enum lua_script_id id, int nkeys, int argc,
     const char *const *argv, const size_t *lens, store_cb *cb, void *arg)
+{
+	return store_eval_flags(s, id, nkeys, argc, argv, lens, cb, arg, 0);
+}
+
+int
+store_eval_flags(struct store *s, enum lua_script_id id, int nkeys,
+    int argc, const char *const *argv, const size_t *lens, store_cb *cb,
+    void *arg, int flags)
 {
 	const char *full[argc + 3];
 	size_t flens[argc + 3];
@@ -273,7 +392,8 @@ store_eval(struct store *s, enum lua_script_id id, int nkeys, int argc,
 		full[i + 3] = argv[i];
 		flens[i + 3] = lens ? lens[i] : strlen(argv[i]);
 	}
-	return store_send(s, id, argc + 3, full, flens, cb, arg);
+	return store_send(s, id, argc + 3, full, flens, cb, arg,
+	    (flags & STORE_DURABLE) && s->wait_replicas > 0);
 }
 
 void
@@ -333,7 +453,7 @@ store_load_scripts(struct store *s)
 		if (l == NULL)
 			continue;
 		l->s = s, l->id = i;
-		if (store_send(s, -1, 3, argv, NULL, store_loaded, l) == -1)
+		if (store_send(s, -1, 3, argv, NULL, store_loaded, l, 0) == -1)
 			free(l);
 	}
 }
@@ -385,8 +505,8 @@ store_check_policy(struct store *s)
 	const char *argv[] = { "CONFIG", "GET", "maxmemory-policy" };
 	const char *dur[] = { "CONFIG", "GET", "appendonly", "save" };
 
-	store_send(s, -1, 3, argv, NULL, store_policy, NULL);
-	store_send(s, -1, 4, dur, NULL, store_durability, NULL);
+	store_send(s, -1, 3, argv, NULL, store_policy, NULL, 0);
+	store_send(s, -1, 4, dur, NULL, store_durability, NULL, 0);
 }
 
 static void
@@ -463,14 +583,9 @@ store_on_connect(const redisAsyncContext *ac, int status)
 	}
 	evtimer_del(s->watchdog);
 	s->connected = 1;
-	log_info("event=redis_connected role=%s", s->pattern ? "subscriber" :
-	    "commands");
-	if (s->pattern) {
-		store_subscribe(s);
-		return;
-	}
-	store_check_policy(s);
-	store_load_scripts(s);
+	log_info("event=redis_connected role=%s addr=%s%s%d", s->pattern ?
+	    "subscriber" : "commands", s->host, s->port ? ":" : "", s->port);
+	store_check_role(s);
 }
 
 static void
@@ -482,6 +597,59 @@ store_on_disconnect(const redisAsyncContext *ac, int status)
 		log_warn("event=redis_disconnected error=\"%s\"",
 		    status == REDIS_OK ? "closed" : ac->errstr);
 	store_lost(s);		/* hiredis frees ac when we return */
+}
+
+/* Drop the connection from the loop, not from inside a callback. */
+static void
+store_drop_soon(struct store *s, const char *why)
+{
+	s->drop_why = why;
+	event_active(s->drop_ev, 0, 0);
+}
+
+/*
+ * ROLE, first thing on a connection: only a master takes our writes. A
+ * replica (a failover moved the master, or the address names one) is
+ * left, and asked again after the backoff; through Sentinel, the master
+ * is asked for anew.
+ */
+static void
+store_role(const struct store_result *res, void *arg)
+{
+	struct store *s = arg;
+	const redisReply *r = res->reply;
+	const char *role = "master";
+
+	if (res->status != STORE_OK)
+		return;		/* the connection is going: store_lost */
+	if (r->type == REDIS_REPLY_ARRAY && r->elements > 0 &&
+	    r->element[0]->type == REDIS_REPLY_STRING)
+		role = r->element[0]->str;
+	if (strcmp(role, "master") != 0) {
+		if (!s->readonly)
+			log_warn("event=store_readonly role=%s addr=%s:%d "
+			    "msg=\"not a master: its writes are refused\"", role,
+			    s->host, s->port);
+		s->readonly = 1;
+		store_drop_soon(s, "not a master");
+		return;
+	}
+	s->readonly = 0;
+	if (s->pattern) {
+		store_subscribe(s);
+		return;
+	}
+	store_check_policy(s);
+	store_load_scripts(s);
+}
+
+static void
+store_check_role(struct store *s)
+{
+	const char *argv[] = { "ROLE" };
+
+	if (store_send(s, -1, 1, argv, NULL, store_role, s, 0) == -1)
+		store_drop_soon(s, "cannot send ROLE");
 }
 
 /* Free the context from outside any hiredis callback. */
@@ -511,13 +679,60 @@ store_watchdog(evutil_socket_t fd, short what, void *arg)
 }
 
 static void
+store_drop_now(evutil_socket_t fd, short what, void *arg)
+{
+	struct store *s = arg;
+
+	store_drop(s, s->drop_why ? s->drop_why : "dropped");
+}
+
+static void
 store_retry(evutil_socket_t fd, short what, void *arg)
 {
 	store_connect(arg);
 }
 
+static void store_connect_addr(struct store *s);
+
+/* What the sentinels say the master is; none: try again after backoff. */
+static void
+store_resolved(const char *host, int port, void *arg)
+{
+	struct store *s = arg;
+
+	if (host == NULL) {
+		log_warn("event=sentinel_no_master master=%s msg=\"no sentinel "
+		    "answered with the master's address\"",
+		    sentinel_master(s->sen));
+		store_lost(s);
+		return;
+	}
+	if (strcmp(host, s->host) != 0 || port != s->port)
+		log_info("event=sentinel_master master=%s addr=%s:%d",
+		    sentinel_master(s->sen), host, port);
+	snprintf(s->host, sizeof s->host, "%s", host);
+	s->port = port;
+	store_connect_addr(s);
+}
+
+/* A failover announced: leave the old master now, ask again. */
+static void
+store_switched(void *arg)
+{
+	store_drop_soon(arg, "sentinel: the master moved");
+}
+
 static void
 store_connect(struct store *s)
+{
+	if (s->sen == NULL)
+		store_connect_addr(s);
+	else if (sentinel_resolve(s->sen, store_resolved, s) == -1)
+		store_schedule(s);
+}
+
+static void
+store_connect_addr(struct store *s)
 {
 	struct timeval tv = { STORE_CONNECT_TIMEOUT_MS / 1000,
 	    (STORE_CONNECT_TIMEOUT_MS % 1000) * 1000 };
@@ -542,9 +757,26 @@ store_connect(struct store *s)
 }
 
 static int
-store_parse_addr(struct store *s, const char *addr, char *err, size_t errlen)
+store_parse_addr(struct store *s, const char *addr,
+    const struct store_opts *o, char *err, size_t errlen)
 {
+	struct sentinel_spec sp;
 	int port;
+
+	if (sentinel_spec_is(addr)) {
+		if (sentinel_spec_parse(addr, &sp) == -1) {
+			snprintf(err, errlen, "redis address '%s' is not "
+			    "sentinel://host:port,.../master", addr);
+			return -1;
+		}
+		if ((s->sen = sentinel_new(s->base, &sp, o ?
+		    o->sentinel_password : NULL)) == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		sentinel_watch(s->sen, store_switched, s);
+		return 0;
+	}
 
 	if (conf_addr_split(addr, s->host, sizeof s->host, &port) == -1 ||
 	    port == 0) {
@@ -557,8 +789,9 @@ store_parse_addr(struct store *s, const char *addr, char *err, size_t errlen)
 }
 
 static struct store *
-store_open(struct event_base *base, const char *addr, const char *pattern,
-    store_message_cb *cb, void *arg, char *err, size_t errlen)
+store_open(struct event_base *base, const char *addr,
+    const struct store_opts *o, const char *pattern, store_message_cb *cb,
+    void *arg, char *err, size_t errlen)
 {
 	struct store *s = calloc(1, sizeof *s);
 
@@ -570,13 +803,15 @@ store_open(struct event_base *base, const char *addr, const char *pattern,
 	s->base = base;
 	s->msg_cb = cb;
 	s->msg_arg = arg;
-	if (store_parse_addr(s, addr, err, errlen) == -1) {
+	s->wait_replicas = o ? o->wait_replicas : 0;
+	if (store_parse_addr(s, addr, o, err, errlen) == -1) {
 		store_free(s);
 		return NULL;
 	}
 	s->retry = evtimer_new(base, store_retry, s);
 	s->watchdog = evtimer_new(base, store_watchdog, s);
-	if (s->retry == NULL || s->watchdog == NULL) {
+	s->drop_ev = event_new(base, -1, 0, store_drop_now, s);
+	if (s->retry == NULL || s->watchdog == NULL || s->drop_ev == NULL) {
 		snprintf(err, errlen, "out of memory");
 		store_free(s);
 		return NULL;
@@ -586,17 +821,24 @@ store_open(struct event_base *base, const char *addr, const char *pattern,
 }
 
 struct store *
-store_new(struct event_base *base, const char *addr, char *err, size_t errlen)
+store_new(struct event_base *base, const char *addr,
+    const struct store_opts *o, char *err, size_t errlen)
 {
-	return store_open(base, addr, NULL, NULL, NULL, err, errlen);
+	return store_open(base, addr, o, NULL, NULL, NULL, err, errlen);
 }
 
 struct store *
 store_new_subscriber(struct event_base *base, const char *addr,
-    const char *pattern, store_message_cb *cb, void *arg, char *err,
-    size_t errlen)
+    const struct store_opts *o, const char *pattern, store_message_cb *cb,
+    void *arg, char *err, size_t errlen)
 {
-	return store_open(base, addr, pattern, cb, arg, err, errlen);
+	return store_open(base, addr, o, pattern, cb, arg, err, errlen);
+}
+
+int
+store_is_readonly(const struct store *s)
+{
+	return s->readonly;
 }
 
 void
@@ -605,6 +847,7 @@ store_free(struct store *s)
 	if (s == NULL)
 		return;
 	s->closing = 1;
+	sentinel_free(s->sen);
 	if (s->ac) {
 		redisAsyncContext *ac = s->ac;
 
@@ -619,6 +862,8 @@ store_free(struct store *s)
 		event_free(s->retry);
 	if (s->watchdog)
 		event_free(s->watchdog);
+	if (s->drop_ev)
+		event_free(s->drop_ev);
 	free(s->pattern);
 	free(s);
 }

@@ -36,13 +36,26 @@ typedef void store_ready_cb(int first, void *arg);
 
 struct store;
 
-/* addr is host:port or unix:/path. Connecting starts at once. */
+/* What a store needs besides its address. */
+struct store_opts {
+	const char *sentinel_password;	/* NULL: the sentinels need none */
+	long wait_replicas;	/* STORE_DURABLE calls wait for as many */
+};
+
+/*
+ * addr is host:port, unix:/path or sentinel://host:port,.../master (the
+ * master is asked of the sentinels at every connect, and followed on
+ * +switch-master). Connecting starts at once. o may be NULL.
+ */
 struct store *store_new(struct event_base *base, const char *addr,
-    char *err, size_t errlen);
+    const struct store_opts *o, char *err, size_t errlen);
 void store_free(struct store *s);
 
 /* Connected, and every script loaded. */
 int store_is_ready(const struct store *s);
+
+/* The Redis reached is not a master (ROLE): its writes would fail. */
+int store_is_readonly(const struct store *s);
 
 /* Called each time the store becomes ready; first is 1 the first time. */
 void store_on_ready(struct store *s, store_ready_cb *cb, void *arg);
@@ -54,6 +67,17 @@ void store_on_ready(struct store *s, store_ready_cb *cb, void *arg);
  */
 int store_eval(struct store *s, enum lua_script_id id, int nkeys, int argc,
     const char *const *argv, const size_t *lens, store_cb *cb, void *arg);
+
+/*
+ * store_eval, and with STORE_DURABLE (when wait_replicas is above 0) the
+ * call is answered only once WAIT confirms that many replicas have its
+ * writes: one WAIT sent right behind it on the same connection, so a
+ * batch pays one. When they do not confirm in time: STORE_UNAVAILABLE.
+ */
+#define STORE_DURABLE 1
+int store_eval_flags(struct store *s, enum lua_script_id id, int nkeys,
+    int argc, const char *const *argv, const size_t *lens, store_cb *cb,
+    void *arg, int flags);
 
 /*
  * Write the commands hiredis holds to Redis now, rather than once the loop
@@ -77,8 +101,8 @@ typedef void store_message_cb(const char *channel, const char *message,
  * published while it was down are lost: callers must not rely on them.
  */
 struct store *store_new_subscriber(struct event_base *base, const char *addr,
-    const char *pattern, store_message_cb *cb, void *arg, char *err,
-    size_t errlen);
+    const struct store_opts *o, const char *pattern, store_message_cb *cb,
+    void *arg, char *err, size_t errlen);
 
 /* Counters for logs and, later, metrics. */
 unsigned long store_reconnects(const struct store *s);

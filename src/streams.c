@@ -601,7 +601,8 @@ streams_new(struct app *app, char *err, size_t errlen)
 	    !b->ips || !b->timer)
 		goto oom;
 	keys_events_pattern(pattern, c->key_prefix);
-	if ((b->sub = store_new_subscriber(app->base, c->redis, pattern,
+	if ((b->sub = store_new_subscriber(app->base, c->redis,
+	    app->store_opts, pattern,
 	    streams_message, b, err, errlen)) == NULL)
 		goto fail;
 	for (size_t i = 0; i < c->nqueues; i++)

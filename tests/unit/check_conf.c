@@ -11,12 +11,13 @@
 	"log_level, pass_key_file, pass_cookie, pass_cookie_secure, " \
 	"pass_cookie_domain, join_rate_per_ip, " \
 	"trusted_proxies, max_body, keepalive_interval, stream_buffer, " \
-	"page_template"
+	"sentinel_password_file, redis_wait_replicas, page_template"
 #define QUEUE_KEYS "mode, batch, interval, max_active, active_ttl, " \
 	"waiting_ttl, max_waiting, state, redirect, page_template"
 #define ACC_LISTEN "host:port, host an IPv4 address, localhost or [IPv6], " \
 	"port 0 to 65535"
-#define ACC_REDIS "host:port with port 1 to 65535, or unix:/absolute/path"
+#define ACC_REDIS "host:port with port 1 to 65535, unix:/absolute/path, " \
+	"or sentinel://host:port,host:port/master"
 #define ACC_REDIRECT "a URL starting with http://, https:// or /, in UTF-8 " \
 	"without spaces or control characters, at most 2048 bytes, or empty " \
 	"for none"

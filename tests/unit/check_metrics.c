@@ -71,7 +71,7 @@ has_line(const char *text, const char *line)
 START_TEST(test_format)
 {
 	struct metrics m;
-	struct metrics_process p = { 3, 1, 2, 0 };
+	struct metrics_process p = { 3, 1, 2, 0, 0 };
 	struct metrics_queue q = { "con\"cert", "paused", 10, 2, 5,
 	    { 100, 90, 80, 1, 2, 3 }, 3 };
 	struct strbuf b = { 0 };

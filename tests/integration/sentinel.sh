@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016 # wait_until's code is quoted on purpose
+#
+# sentinel.sh: Redis failover without a restart. One master, one replica
+# and three sentinels (down-after-milliseconds 1000), all real processes
+# on free loopback ports; waitroomd with redis = sentinel://.../wr and
+# redis_wait_replicas = 1, a join load running. A SENTINEL FAILOVER, then
+# a kill -9 of the master: each time the new master answers within 10 s
+# without restarting waitroomd, joins are acknowledged again once it has a
+# replica, an open stream keeps getting pushes, every acknowledged join is
+# in the new master, and no two tokens share a position. The failover
+# times are printed. Also: a waitroomd whose plain
+# address names a replica says 503 store_readonly on /readyz.
+#
+# redis_wait_replicas must count every replica: with two replicas and 1,
+# a manual failover lost acknowledged joins (the demoted master went on
+# acknowledging through the second replica until the switch reached
+# waitroomd; README, Redis and failover). With one replica, a new master
+# acknowledges joins again once the old one rejoins as its replica: after
+# a crash the old master is started again, as systemd would.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+D=$WR_READY_DEADLINE	# seconds for what should be quick (more under valgrind)
+NAME=wr
+
+declare -A PID=()	# port -> redis-server pid
+
+# redis_at NAME PORT [ARG...]: a redis-server of ours (no persistence).
+redis_at() {
+	local name=$1 port=$2
+	shift 2
+	mkdir -p "$WR_TMP/$name"
+	redis-server --port "$port" --bind 127.0.0.1 --dir "$WR_TMP/$name" \
+	    --save '' --appendonly no --repl-diskless-sync-delay 0 \
+	    --logfile "$WR_TMP/$name.log" "$@" \
+	    </dev/null >/dev/null 2>&1 &
+	WR_EXTRA_PIDS+=($!)
+	PID[$port]=$!
+	wait_until "redis-cli -p $port PING 2>/dev/null | grep -q PONG" "$D" ||
+	    bail "redis $name serves on $port" "$(tail -n 5 "$WR_TMP/$name.log")"
+}
+
+# sentinel_at I PORT: a sentinel watching the master at MPORT.
+sentinel_at() {
+	cat >"$WR_TMP/sentinel$1.conf" <<EOF2
+port $2
+bind 127.0.0.1
+dir $WR_TMP
+sentinel monitor $NAME 127.0.0.1 $MPORT 2
+sentinel down-after-milliseconds $NAME 1000
+sentinel failover-timeout $NAME 10000
+sentinel parallel-syncs $NAME 1
+EOF2
+	redis-server "$WR_TMP/sentinel$1.conf" --sentinel \
+	    --logfile "$WR_TMP/sentinel$1.log" </dev/null >/dev/null 2>&1 &
+	WR_EXTRA_PIDS+=($!)
+}
+
+master_port() {
+	redis-cli -p "${SPORT[0]}" SENTINEL get-master-addr-by-name "$NAME" |
+	    sed -n 2p
+}
+
+# replica_up PORT: the Redis at PORT is a replica whose link is up.
+replica_up() {
+	redis-cli -p "$1" INFO replication | tr -d '\r' |
+	    grep -q '^master_link_status:up$'
+}
+
+MPORT=$(wr_free_port) || bail "a free port"
+RPORT=$(wr_free_port) || bail "a free port"
+redis_at m "$MPORT"
+redis_at r "$RPORT" --replicaof 127.0.0.1 "$MPORT"
+SPORT=()
+for i in 0 1 2; do
+	SPORT+=("$(wr_free_port)") || bail "a free port"
+	sentinel_at "$i" "${SPORT[i]}"
+done
+wait_until "replica_up $RPORT" "$D" || bail "the replica follows the master"
+wait_until '[ "$(redis-cli -p ${SPORT[0]} SENTINEL replicas $NAME | grep -c "^$RPORT$")" -ge 1 ] &&
+    [ "$(redis-cli -p ${SPORT[2]} SENTINEL sentinels $NAME | grep -c "^name$")" -ge 2 ]' 30 ||
+    bail "the sentinels know the replica and each other"
+
+SPEC="sentinel://127.0.0.1:${SPORT[0]},127.0.0.1:${SPORT[1]},127.0.0.1:${SPORT[2]}/$NAME"
+cat >"$WR_TMP/sentinel.conf" <<EOF2
+push_interval       = 1
+redis_wait_replicas = 1
+
+[queue s]
+mode        = rate
+state       = paused
+waiting_ttl = 600
+EOF2
+REDIS_PORT=$MPORT start_waitroomd "$WR_TMP/sentinel.conf" --redis "$SPEC"
+wait_ready || bail "the daemon is ready through the sentinels" "$(wr_last)"
+check "it found the master through the sentinels" \
+    grep -q "event=redis_connected role=commands addr=127.0.0.1:$MPORT" "$WR_TMP/waitroomd.log"
+
+join s
+watched=$TOKEN
+sse_start w "/v1/queues/s/tokens/$watched/events"
+sse_wait w '^event: status$' 1 "$D" || bail "the stream opens" "$(sse_text w)"
+
+# failover CASE HOW: run the join load, fail the master over by HOW
+# ("failover" or "kill"), and check what a visitor and the data say.
+failover() {
+	local case=$1 how=$2 load=$WR_TMP/load.$1 old new t0 tsw tread ok
+	old=$(master_port)
+	"$TOP_SRCDIR/tests/integration/joinload.py" \
+	    "$WR_BASE/v1/queues/s/tokens" 20 "$load" &
+	local lpid=$!
+	WR_EXTRA_PIDS+=("$lpid")
+	wait_until "[ \$(grep -c ' 201 ' '$load' 2>/dev/null) -ge 50 ]" "$D" ||
+	    fail "$case: joins go through before the failover" "$(tail -n 3 "$load")"
+	t0=$EPOCHREALTIME
+	if [ "$how" = kill ]; then
+		kill -KILL "${PID[$old]}"
+	else
+		redis-cli -p "${SPORT[0]}" SENTINEL FAILOVER "$NAME" >/dev/null
+	fi
+	wait_until "[ \"\$(master_port)\" != $old ]" 30 ||
+	    fail "$case: the sentinels name a new master"
+	tsw=$EPOCHREALTIME
+	new=$(master_port)
+	wait_until 'http GET "/v1/queues/s/tokens/$watched"; [ "$STATUS" = 200 ]' "$D"
+	tread=$EPOCHREALTIME
+	check "$case: the new master answers within $D s of the $how, no restart of waitroomd" \
+	    awk -v a="$t0" -v b="$tread" -v d="$D" 'BEGIN { exit !(b - a <= d) }'
+	check_json .position 1 "$case: ... and the first visitor is still first"
+	# A crashed master is started again (empty: no persistence here),
+	# and Sentinel makes it the new master's replica.
+	[ "$how" = kill ] && redis_at "old$old" "$old"
+	wait "$lpid"
+	ok=$(awk -v t="$tsw" '$1 > t && $2 == "201" { print $1; exit }' "$load")
+	check "$case: joins are acknowledged again within $((D + 10)) s (once the new master has a replica)" \
+	    awk -v a="$t0" -v b="$ok" -v d="$((D + 10))" 'BEGIN { exit !(b != "" && b - a <= d) }'
+	diag "$case: from the $how, $(awk -v a="$t0" -v b="$tread" 'BEGIN { printf "%.2f", b - a }') s to the first read and $(awk -v a="$t0" -v b="$ok" 'BEGIN { printf "%.2f", b - a }') s to the first join acknowledged by the new master ($(awk '$2 != "201"' "$load" | wc -l) joins refused meanwhile, $(grep -c ' 201 ' "$load") acknowledged)"
+	check_acked "$case" "$load" "$new"
+	check "$case: the open stream still gets status pushes after the switch" \
+	    wait_until "sse_events w | awk -F'\t' -v t=$tsw '\$1 > t + 2 && \$3 == \"status\"' | grep -q ." "$D"
+	check_eq "$(sse_count w '^event: gone$')" 0 "$case: ... and was never told gone"
+}
+
+# check_acked CASE LOAD PORT: every join acknowledged (201) is in the line
+# of the Redis at PORT, and no two acknowledged joins share a position.
+check_acked() {
+	local missing dup
+	awk '$2 == "201" { print $3 }' "$2" | sort >"$WR_TMP/acked"
+	redis-cli -p "$3" ZRANGE 'wr:{s}:waiting' 0 -1 | sort >"$WR_TMP/line"
+	missing=$(comm -23 "$WR_TMP/acked" "$WR_TMP/line" | wc -l)
+	check_eq "$missing" 0 "$1: every acknowledged join ($(wc -l <"$WR_TMP/acked")) is in the new master"
+	dup=$(awk '$2 == "201" { print $4 }' "$2" | sort | uniq -d | wc -l)
+	check_eq "$dup" 0 "$1: no two acknowledged joins were given one position"
+	dup=$(redis-cli -p "$3" ZRANGE 'wr:{s}:waiting' 0 -1 WITHSCORES |
+	    awk 'NR % 2 == 0' | sort | uniq -d | wc -l)
+	check_eq "$dup" 0 "$1: no two tokens in the new master share a ticket"
+}
+
+failover manual failover
+wait_until "replica_up $(redis-cli -p "${SPORT[0]}" SENTINEL replicas "$NAME" |
+    awk 'p { print; exit } $0 == "port" { p = 1 }')" 30 ||
+    fail "the old master follows the new one"
+failover crash kill
+
+http GET /readyz
+check_eq "$STATUS" 200 "/readyz is 200 after both failovers"
+sse_stop w
+
+# A plain address that names a replica: not ready, and it says why.
+cat >"$WR_TMP/plain.conf" <<'EOF2'
+[queue s]
+state = paused
+EOF2
+start_more_waitroomd plain "$WR_TMP/plain.conf" --redis "127.0.0.1:$RPORT"
+check "a waitroomd on a replica's address: /readyz 503 store_readonly" \
+    wait_until "curl -s http://127.0.0.1:$MORE_PORT/readyz | grep -q store_readonly" "$D"
+stop_waitroomd
