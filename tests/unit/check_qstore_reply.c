@@ -1,8 +1,8 @@
 /*
  * check_qstore_reply.c: reading the scripts' replies: lib.lua's facts()
  * whole (status.lua) or as join.lua's head and entries, ranks.lua's,
- * tick.lua's and admin_show.lua's; and the count of facts() fields, read
- * from lib.lua itself, against the C side's.
+ * tick.lua's and admin_show.lua's, and the pass check's lookup; and the
+ * count of facts() fields, read from lib.lua itself, against the C side's.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,6 +26,15 @@ str(const char *s)
 	r->type = REDIS_REPLY_STRING;
 	r->str = (char *)s;
 	r->len = strlen(s);
+	return r;
+}
+
+static redisReply *
+nil(void)
+{
+	redisReply *r = &pool[used++];
+
+	r->type = REDIS_REPLY_NIL;
 	return r;
 }
 
@@ -308,6 +317,26 @@ START_TEST(test_tick_and_figures)
 }
 END_TEST
 
+/* The pass check's MGET: the token's revoked key, the queue's drop. */
+START_TEST(test_lookup)
+{
+	struct revoke_facts f;
+
+	reset();
+	ck_assert_int_eq(qreply_lookup(arr(2, nil(), nil()), &f), 0);
+	ck_assert_int_eq(f.revoked, 0);
+	ck_assert_int_eq(f.dropped_ms, 0);
+	ck_assert_int_eq(qreply_lookup(arr(2, str("1"), str("1700000000123")),
+	    &f), 0);
+	ck_assert_int_eq(f.revoked, 1);
+	ck_assert_int_eq(f.dropped_ms, 1700000000123);
+	ck_assert_int_eq(qreply_lookup(arr(2, nil(), str("soon")), &f), -1);
+	ck_assert_int_eq(qreply_lookup(arr(2, nil(), str("0")), &f), -1);
+	ck_assert_int_eq(qreply_lookup(arr(1, nil()), &f), -1);
+	ck_assert_int_eq(qreply_lookup(num(1), &f), -1);
+}
+END_TEST
+
 /* Every word a script answers with means one outcome; others are errors. */
 START_TEST(test_result_words)
 {
@@ -337,6 +366,7 @@ main(void)
 	tcase_add_test(tc, test_lua_facts_count);
 	tcase_add_test(tc, test_ranks);
 	tcase_add_test(tc, test_tick_and_figures);
+	tcase_add_test(tc, test_lookup);
 	tcase_add_test(tc, test_result_words);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
