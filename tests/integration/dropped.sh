@@ -53,7 +53,7 @@ wait_until 'curl -sf -o /dev/null http://127.0.0.1:$B_PORT/readyz' ||
 admin PUT shop '{"mode":"capacity","max_active":10,"active_ttl":120}'
 check_status 201 "the admin creates queue shop (capacity, 10 at once)"
 join shop
-PA=$(json .pass) TA=$TOKEN
+PA=$(json .pass)
 check_json .status active "a visitor joins shop on instance a and is admitted"
 BODY=$(curl -s -X POST --max-time 5 "http://127.0.0.1:$B_PORT/v1/queues/shop/tokens")
 PB=$(json .pass)
@@ -111,6 +111,7 @@ check "Redis keeps the drop until the last pass's exp + 10 s (pttl $ttl, expecte
 admin PUT shop '{"mode":"capacity","max_active":10,"active_ttl":120}'
 check_status 201 "the admin creates shop again"
 join shop
+# shellcheck disable=SC2034 # read by wait_until's code below
 TN=$TOKEN
 check_json .status active "a new visitor is admitted to the new shop"
 for i in a b; do
