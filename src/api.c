@@ -75,7 +75,10 @@ api_pass_cookie(struct app *app, struct evhttp_request *req,
 void
 api_session_ended(struct app *app, const char *queue, const char *token)
 {
-	revoke_put(app->revoke, queue, token, 1, (long long)time(NULL) * 1000);
+	static const struct revoke_facts ended = { 1, 0 };
+
+	revoke_put(app->revoke, queue, token, &ended,
+	    (long long)time(NULL) * 1000);
 }
 
 #define API_SHOW_MAX 4096	/* queues in one answer */

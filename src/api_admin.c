@@ -18,6 +18,7 @@
 #include "log.h"
 #include "metrics_share.h"
 #include "qstore.h"
+#include "revoke.h"
 
 #define ADMIN_FIELDS_MAX 32	/* field/value pairs a PUT may carry */
 
@@ -225,6 +226,8 @@ drop_done(enum result r, void *arg)
 	else {
 		log_info("event=admin action=drop queue=%s", c->queue);
 		admission_remove(c->app->admission, c->queue);
+		/* Its passes: the next check asks Redis, which refuses them. */
+		revoke_forget(c->app->revoke, c->queue);
 		http_send_empty(c->req, 204);
 	}
 	free(c);

@@ -6,7 +6,8 @@
  * 401 otherwise.
  *
  * The signature and claims are checked here, in memory. Whether the
- * session was ended (DELETE) is asked of Redis, at most about once a second
+ * session was ended (DELETE of the token) or the queue dropped (DELETE of
+ * the queue) is asked of Redis in one lookup, at most about once a second
  * per pass thanks to revoke.c; while Redis is unreachable, a pass that is
  * signed and unexpired is accepted: admitted visitors keep their session
  * through a Redis outage, as a stateless pass promises.
@@ -64,38 +65,45 @@ check_allow(struct evhttp_request *req, const struct pass_claims *c)
 	http_send_empty(req, 204);
 }
 
+/* 204 for PASS_OK, else 401 saying why. */
 static void
-check_revoked_done(enum result r, int revoked, void *arg)
+check_answer(struct evhttp_request *req, enum pass_verdict v,
+    const struct pass_claims *c)
 {
+	if (v == PASS_OK)
+		check_allow(req, c);
+	else
+		check_deny(req, v);
+}
+
+static void
+check_lookup_done(enum result r, const struct revoke_facts *f, void *arg)
+{
+	static const struct revoke_facts unknown = { 0, 0 };
 	struct check_call *k = arg;
 
 	if (r != RESULT_OK) {
-		revoked = 0;
+		/* The signature is all we can go by, for a second. */
 		log_debug("event=check_unverified queue=%s reason=store",
 		    k->c.queue);
+		f = &unknown;
 	}
-	revoke_put(k->app->revoke, k->c.queue, k->c.token, revoked,
-	    check_now_ms());
-	if (revoked)
-		check_deny(k->req, PASS_REVOKED);
-	else
-		check_allow(k->req, &k->c);
+	revoke_put(k->app->revoke, k->c.queue, k->c.token, f, check_now_ms());
+	check_answer(k->req, revoke_verdict(f, k->c.iat), &k->c);
 	free(k);
 }
 
-/* A valid pass: has its session been ended? */
+/* A valid pass: has its session been ended, or its queue dropped? */
 static void
-check_revocation(struct app *app, struct evhttp_request *req,
+check_refusals(struct app *app, struct evhttp_request *req,
     const struct pass_claims *c)
 {
 	struct check_call *k;
-	int known = revoke_get(app->revoke, c->queue, c->token, check_now_ms());
+	int known = revoke_get(app->revoke, c->queue, c->token, c->iat,
+	    check_now_ms());
 
 	if (known >= 0) {
-		if (known)
-			check_deny(req, PASS_REVOKED);
-		else
-			check_allow(req, c);
+		check_answer(req, (enum pass_verdict)known, c);
 		return;
 	}
 	if ((k = calloc(1, sizeof *k)) == NULL) {
@@ -103,7 +111,7 @@ check_revocation(struct app *app, struct evhttp_request *req,
 		return;
 	}
 	k->app = app, k->req = req, k->c = *c;
-	if (qstore_revoked(app->qstore, c->queue, c->token, check_revoked_done,
+	if (qstore_lookup(app->qstore, c->queue, c->token, check_lookup_done,
 	    k) == -1) {
 		/* Not connected: the signature is all we can go by. */
 		check_allow(req, c);
@@ -178,7 +186,7 @@ api_check(struct app *app, struct evhttp_request *req,
 	if (v != PASS_OK)
 		check_deny(req, v);
 	else
-		check_revocation(app, req, &c);
+		check_refusals(app, req, &c);
 done:
 	evhttp_clear_headers(&q);
 }

@@ -89,6 +89,12 @@ keys_revoked(char *buf, size_t size, const char *prefix, const char *queue,
 }
 
 int
+keys_dropped(char buf[KEYS_MAX], const char *prefix, const char *queue)
+{
+	return keys_one(buf, prefix, queue, "dropped");
+}
+
+int
 keys_events_pattern(char buf[KEYS_MAX], const char *prefix)
 {
 	const char *piece[] = { prefix, ":{*}:events", NULL };

@@ -39,6 +39,11 @@ int keys_user(char *buf, size_t size, const char *prefix, const char *queue,
 /* <prefix>:{<queue>}:revoked:<token>: a pass that no longer admits. */
 int keys_revoked(char *buf, size_t size, const char *prefix,
     const char *queue, const char *token);
+/*
+ * <prefix>:{<queue>}:dropped: when the queue was last dropped (ms), so
+ * the passes it issued before open nothing.
+ */
+int keys_dropped(char buf[KEYS_MAX], const char *prefix, const char *queue);
 
 /* <prefix>:epoch, the marker of Redis's data (epoch.lua). */
 int keys_epoch(char buf[KEYS_MAX], const char *prefix);

@@ -164,6 +164,7 @@ pass_verdict_text(enum pass_verdict v)
 	case PASS_EXPIRED: return "the pass has expired";
 	case PASS_NOT_YET: return "the pass is not valid yet";
 	case PASS_REVOKED: return "the session of this pass was ended";
+	case PASS_DROPPED: return "the queue of this pass was dropped";
 	}
 	return "the pass is not valid";
 }

@@ -35,7 +35,8 @@ enum pass_verdict {
 	PASS_WRONG_QUEUE,
 	PASS_EXPIRED,
 	PASS_NOT_YET,		/* nbf or iat in the future */
-	PASS_REVOKED		/* the session was ended (callers use it) */
+	PASS_REVOKED,		/* the session was ended (callers use it) */
+	PASS_DROPPED		/* its queue was dropped (callers use it) */
 };
 
 /* Sign c with the last key into out (PASS_MAX bytes); -1 on failure. */

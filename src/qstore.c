@@ -493,27 +493,30 @@ qstore_end(struct qstore *qs, enum qs_end how, const char *queue,
 }
 
 static void
-read_revoked(struct qcall *c, enum result r, const redisReply *rp)
+read_lookup(struct qcall *c, enum result r, const redisReply *rp)
 {
-	int revoked = 0;
+	struct revoke_facts f = { 0, 0 };
 
-	if (r == RESULT_OK && rp->type != REDIS_REPLY_INTEGER)
+	if (r == RESULT_OK && qreply_lookup(rp, &f) == -1)
 		r = call_misshaped(c);
-	else if (r == RESULT_OK)
-		revoked = rp->integer > 0;
-	((qs_revoked_cb *)c->cb)(r, revoked, c->arg);
+	((qs_lookup_cb *)c->cb)(r, &f, c->arg);
 }
 
+/* MGET of two keys in the queue's hash slot, so a Redis Cluster answers
+ * it from one node. */
 int
-qstore_revoked(struct qstore *qs, const char *queue, const char *token,
-    qs_revoked_cb *cb, void *arg)
+qstore_lookup(struct qstore *qs, const char *queue, const char *token,
+    qs_lookup_cb *cb, void *arg)
 {
-	char key[KEYS_MAX + 48];
-	const char *argv[2] = { "EXISTS", key };
+	char revoked[KEYS_MAX + 48], dropped[KEYS_MAX];
+	const char *argv[1 + LOOKUP_FIELDS] = { "MGET" };
 
-	keys_revoked(key, sizeof key, qs->prefix, queue, token);
-	return call_command(qs, call_new(qs, read_revoked, cb, arg, "exists",
-	    queue), 2, argv);
+	keys_revoked(revoked, sizeof revoked, qs->prefix, queue, token);
+	keys_dropped(dropped, qs->prefix, queue);
+	argv[1 + LOOKUP_REVOKED] = revoked;
+	argv[1 + LOOKUP_DROPPED] = dropped;
+	return call_command(qs, call_new(qs, read_lookup, cb, arg, "mget", queue),
+	    1 + LOOKUP_FIELDS, argv);
 }
 
 /* ---- the admin API's scripts ----------------------------------------- */
@@ -681,20 +684,25 @@ read_done(struct qcall *c, enum result r, const redisReply *rp)
 	((qs_done_cb *)c->cb)(r, c->arg);
 }
 
+/* KEYS[9] is the queue's dropped key; ARGV[3] the checkers' leeway, so
+ * the queue's passes die with it. */
 int
 qstore_drop(struct qstore *qs, const char *queue, qs_done_cb *cb, void *arg)
 {
-	const char *argv[QUEUE_KEYS + 3];
-	char registry[KEYS_MAX];
+	const char *argv[QUEUE_KEYS + 5];
+	char registry[KEYS_MAX], dropped[KEYS_MAX], leeway[DECIMAL_MAX + 1];
 	struct queue_keys k;
 
 	queue_argv(qs, queue, &k, argv);
 	keys_registry(registry, qs->prefix);
+	keys_dropped(dropped, qs->prefix, queue);
 	argv[QUEUE_KEYS] = registry;
-	argv[QUEUE_KEYS + 1] = queue;
-	argv[QUEUE_KEYS + 2] = k.events;
+	argv[QUEUE_KEYS + 1] = dropped;
+	argv[QUEUE_KEYS + 2] = queue;
+	argv[QUEUE_KEYS + 3] = k.events;
+	argv[QUEUE_KEYS + 4] = decimal_str(leeway, PASS_LEEWAY * 1000);
 	return call_eval(qs, call_new(qs, read_done, cb, arg, "admin_drop", queue),
-	    LUA_ADMIN_DROP, QUEUE_KEYS + 1, QUEUE_KEYS + 3, argv);
+	    LUA_ADMIN_DROP, QUEUE_KEYS + 2, QUEUE_KEYS + 5, argv);
 }
 
 /* ---- the marker of Redis's data ------------------------------------ */

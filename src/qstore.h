@@ -18,6 +18,7 @@
 
 #include "conf.h"
 #include "result.h"
+#include "revoke.h"
 #include "standing.h"
 
 struct store;
@@ -127,10 +128,12 @@ typedef void qs_end_cb(enum result r, int was_active, void *arg);
 int qstore_end(struct qstore *qs, enum qs_end how, const char *queue,
     const char *token, qs_end_cb *cb, void *arg);
 
-/* Has token's session been ended (its pass revoked)? */
-typedef void qs_revoked_cb(enum result r, int revoked, void *arg);
-int qstore_revoked(struct qstore *qs, const char *queue, const char *token,
-    qs_revoked_cb *cb, void *arg);
+/* Has token's session been ended (its pass revoked), and when was queue
+ * last dropped? One read of two keys. */
+typedef void qs_lookup_cb(enum result r, const struct revoke_facts *f,
+    void *arg);
+int qstore_lookup(struct qstore *qs, const char *queue, const char *token,
+    qs_lookup_cb *cb, void *arg);
 
 /* admin_show.lua: figures of n queues, f[i] for names[i]. */
 typedef void qs_figures_cb(enum result r, const struct queue_figures *f,

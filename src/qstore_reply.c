@@ -230,6 +230,20 @@ qreply_tick(const redisReply *r, struct tick_figures *t)
 }
 
 int
+qreply_lookup(const redisReply *r, struct revoke_facts *f)
+{
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != LOOKUP_FIELDS)
+		return -1;
+	f->revoked = r->element[LOOKUP_REVOKED]->type != REDIS_REPLY_NIL;
+	f->dropped_ms = 0;
+	if (r->element[LOOKUP_DROPPED]->type != REDIS_REPLY_NIL &&
+	    (elem_num(r, LOOKUP_DROPPED, &f->dropped_ms) == -1 ||
+	    f->dropped_ms <= 0))
+		return -1;
+	return 0;
+}
+
+int
 qreply_config(const redisReply *r, struct qconfig *c)
 {
 	c->n = 0;

@@ -28,6 +28,12 @@ enum ranks_field { RANKS_KINDS = FACTS_FIELDS, RANKS_VALUES, RANKS_FIELDS };
 enum tick_field { TICK_EXPIRED, TICK_ABANDONED, TICK_ADMITTED, TICK_WAITING,
 	TICK_FULL, TICK_FIELDS };
 
+/*
+ * The pass check's lookup, MGET of the token's revoked key and the
+ * queue's dropped key: each nil, or set (the drop's time in ms).
+ */
+enum lookup_field { LOOKUP_REVOKED, LOOKUP_DROPPED, LOOKUP_FIELDS };
+
 /* admin_show.lua: one entry per queue. */
 enum show_field { SHOW_CONFIG, SHOW_WAITING, SHOW_ACTIVE, SHOW_TOTALS,
 	SHOW_LAST_MINUTE, SHOW_FIELDS };
@@ -62,6 +68,9 @@ int qreply_ranks(const redisReply *r, size_t n, struct standing *s,
     const char **kinds, long long *values);
 
 int qreply_tick(const redisReply *r, struct tick_figures *t);
+
+/* The pass check's lookup. */
+int qreply_lookup(const redisReply *r, struct revoke_facts *f);
 
 /* A flat array of field, value pairs. */
 int qreply_config(const redisReply *r, struct qconfig *c);

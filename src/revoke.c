@@ -1,4 +1,4 @@
-/* revoke.c: the cache of revocations; see revoke.h. */
+/* revoke.c: the cache of ended sessions and dropped queues; see revoke.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +12,7 @@
 struct revoke_entry {
 	char queue[CONF_QUEUE_ID_MAX + 1];
 	char token[37];
-	int revoked;
+	struct revoke_facts f;
 	long long until_ms;
 };
 
@@ -66,30 +66,57 @@ revoke_victim(struct revoke_entry *set)
 	return v;
 }
 
+enum pass_verdict
+revoke_verdict(const struct revoke_facts *f, long long iat)
+{
+	if (f->revoked)
+		return PASS_REVOKED;
+	if (f->dropped_ms > 0 &&
+	    iat * 1000 <= f->dropped_ms + PASS_LEEWAY * 1000)
+		return PASS_DROPPED;
+	return PASS_OK;
+}
+
 int
 revoke_get(const struct revoke *r, const char *queue, const char *token,
-    long long now_ms)
+    long long iat, long long now_ms)
 {
 	const struct revoke_entry *e = revoke_find(revoke_set(r, queue, token),
 	    queue, token, now_ms);
 
-	return e ? e->revoked : -1;
+	return e ? (int)revoke_verdict(&e->f, iat) : -1;
 }
 
 void
 revoke_put(struct revoke *r, const char *queue, const char *token,
-    int revoked, long long now_ms)
+    const struct revoke_facts *f, long long now_ms)
 {
 	struct revoke_entry *set = revoke_set(r, queue, token);
 	struct revoke_entry *e = revoke_find(set, queue, token, now_ms);
+	struct revoke_facts known = *f;
 
-	/* A fresh "not revoked" never hides a known revocation. */
-	if (e && e->revoked && !revoked)
-		return;
-	if (e == NULL)
+	/* A fresh answer never hides a revocation or a drop known here. */
+	if (e) {
+		known.revoked |= e->f.revoked;
+		if (e->f.dropped_ms > known.dropped_ms)
+			known.dropped_ms = e->f.dropped_ms;
+	} else
 		e = revoke_victim(set);
 	snprintf(e->queue, sizeof e->queue, "%s", queue);
 	snprintf(e->token, sizeof e->token, "%s", token);
-	e->revoked = revoked;
-	e->until_ms = now_ms + (revoked ? REVOKE_KEEP_MS : REVOKE_FRESH_MS);
+	e->f = known;
+	e->until_ms = now_ms + (known.revoked ? REVOKE_KEEP_MS :
+	    REVOKE_FRESH_MS);
+}
+
+void
+revoke_forget(struct revoke *r, const char *queue)
+{
+	for (size_t i = 0; i < REVOKE_SETS; i++)
+		for (int w = 0; w < REVOKE_WAYS; w++) {
+			struct revoke_entry *e = &r->e[i][w];
+
+			if (!e->f.revoked && strcmp(e->queue, queue) == 0)
+				e->until_ms = 0;
+		}
 }

@@ -5,7 +5,10 @@
 # waitroomd and a small static shop, as a visitor's browser sees it: no
 # pass -> the waiting page; join, get admitted -> the shop, with the pass
 # cookie; a forged, expired, revoked or other-queue pass -> the waiting
-# page again; the live stream comes through nginx unbuffered.
+# page again; the live stream comes through nginx unbuffered. Then, with
+# waitroomd stopped, the site's two policies: fail-closed (the default)
+# answers a "busy" page with Retry-After and the shop sees nothing;
+# fail-open lets visitors into the shop unchecked and logs each.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -42,14 +45,15 @@ mkdir -p "$N/shop" "$N/tmp"
 echo "welcome to the shop" >"$N/shop/index.html"
 chmod -R a+rX "$N"
 
-# nginx_launch: start nginx on two free ports; 0 when it serves.
+# nginx_launch [SED-ARG...]: start nginx on two free ports with the
+# example site (edited further by SED-ARGs); 0 when it serves.
 NGINX_PID='' NGINX_PORT='' SHOP_PORT=''
 nginx_launch() {
 	NGINX_PORT=$(wr_free_port) && SHOP_PORT=$(wr_free_port) || return 1
 	sed -e "s/listen 80;/listen 127.0.0.1:$NGINX_PORT;/" \
 	    -e "s/127\.0\.0\.1:8080/127.0.0.1:$WR_PORT/" \
 	    -e "s/127\.0\.0\.1:8000/127.0.0.1:$SHOP_PORT/" \
-	    -e "s/concert/shop/g" \
+	    -e "s/concert/shop/g" -e "s|/var/log/nginx/|$N/|" "$@" \
 	    "$TOP_SRCDIR/etc/nginx/waitroom-site.conf" >"$N/site.conf"
 	{
 		[ "$(id -u)" = 0 ] && echo "user root;"
@@ -86,17 +90,31 @@ EOF2
 	return 1
 }
 
-for ((i = 0; i < 5; i++)); do
-	nginx_launch
-	rc=$?
-	[ "$rc" = 0 ] && break
-	[ "$rc" = 2 ] && bail "nginx -t accepts the example site" "$(cat "$N/t.log")"
-done
-[ "$rc" = 0 ] || bail "nginx starts" "$(tail -n 20 "$N/error.log")"
-WR_EXTRA_PIDS+=("$NGINX_PID")
-pass "nginx -t accepts etc/nginx/waitroom-site.conf, and nginx serves it"
+# nginx_start DESC [SED-ARG...]: nginx_launch, retried on other ports.
+nginx_start() {
+	local d=$1 i rc
+	shift
+	for ((i = 0; i < 5; i++)); do
+		nginx_launch "$@"
+		rc=$?
+		[ "$rc" = 0 ] && break
+		[ "$rc" = 2 ] && bail "nginx -t accepts $d" "$(cat "$N/t.log")"
+	done
+	[ "$rc" = 0 ] || bail "nginx starts" "$(tail -n 20 "$N/error.log")"
+	WR_EXTRA_PIDS+=("$NGINX_PID")
+	pass "nginx -t accepts $d, and nginx serves it"
+	NG=http://127.0.0.1:$NGINX_PORT
+}
 
-NG=http://127.0.0.1:$NGINX_PORT
+# nginx_stop: a graceful stop, checked.
+nginx_stop() {
+	kill -QUIT "$NGINX_PID" 2>/dev/null
+	check "nginx stops" wr_wait_exit "$NGINX_PID" 10
+	wait "$NGINX_PID" 2>/dev/null
+}
+
+nginx_start etc/nginx/waitroom-site.conf
+
 JAR=$WR_TMP/jar
 
 # visit PATH [CURL-ARG...]: a browser's GET through nginx with the cookie
@@ -199,8 +217,41 @@ through_nginx "$P2"
 check_eq "$STATUS $(cat "$WR_TMP/p.body")" "200 welcome to the shop" \
     "the pass of the entered event opens the shop"
 
+# ---- no waitroomd: fail-closed, the default -----------------------------
+
+stop_waitroomd
+shop_seen=$(wc -l <"$N/shop.log")
+visit /
+check_eq "$STATUS" 503 \
+    "fail-closed: with waitroomd stopped, a visitor with a valid pass gets 503"
+check_contains "$BODY" "The waiting room is busy" "nginx's own small busy page"
+check_eq "$(tr -d '\r' <"$WR_TMP/v.h" | sed -n 's/^Retry-After: //Ip')" 10 \
+    "with Retry-After: 10"
+check_contains "$(tr -d '\r' <"$WR_TMP/v.h" | sed -n 's/^Content-Type: //Ip')" \
+    "text/html" "as HTML"
+through_nginx "$P2"
+check_eq "$STATUS" 503 "a pass alone gets the busy page too"
+visit /q/shop
+check_eq "$STATUS" 503 "the waiting page's address answers 503, not a 502"
+check_contains "$BODY" "The waiting room is busy" "and the busy page"
+check_eq "$(wc -l <"$N/shop.log")" "$shop_seen" "the shop saw none of these"
+check "nginx logged why: the check got no answer" \
+    grep -q 'auth request unexpected status: 50[24]' "$N/error.log"
 check "nginx logged no emergency or alert" \
     bash -c "! grep -q '\[emerg\]\|\[alert\]' '$N/error.log'"
-kill -QUIT "$NGINX_PID" 2>/dev/null
-check "nginx stops" wr_wait_exit "$NGINX_PID" 10
-stop_waitroomd
+nginx_stop
+
+# ---- no waitroomd: fail-open ----------------------------------------------
+
+nginx_start "the site switched to fail-open" \
+    -e 's/error_page 500 = @waitroom_busy;/error_page 500 = @waitroom_open;/'
+visit /index.html?unchecked=1 -H "X-Waitroom-Token: $T1"
+check_eq "$STATUS $BODY" "200 welcome to the shop" \
+    "fail-open: with waitroomd stopped, a visitor without a pass reaches the shop"
+check "the shop got the request, with no X-Waitroom-Token (not even the visitor's)" \
+    grep -q '^- GET /index.html?unchecked=1 ' "$N/shop.log"
+check "waitroom-unchecked.log names the request let in unchecked" \
+    grep -q '"GET /index.html?unchecked=1 HTTP/1.1" 200' "$N/waitroom-unchecked.log"
+check "and the error log says the check got no answer" \
+    grep -q 'auth request unexpected status: 50[24]' "$N/error.log"
+nginx_stop

@@ -1,4 +1,4 @@
-/* check_cookie.c: the pass cookie, and the cache of revocations. */
+/* check_cookie.c: the pass cookie, and the cache of revocations and drops. */
 #include <stdio.h>
 #include <string.h>
 
@@ -54,23 +54,65 @@ START_TEST(test_set)
 }
 END_TEST
 
+static const struct revoke_facts NOT_REVOKED = { 0, 0 }, REVOKED = { 1, 0 };
+
 START_TEST(test_revoke_cache)
 {
 	struct revoke *r = revoke_new();
 
-	ck_assert_int_eq(revoke_get(r, "q", T, 1000), -1);
-	revoke_put(r, "q", T, 0, 1000);
-	ck_assert_int_eq(revoke_get(r, "q", T, 1000), 0);
-	ck_assert_int_eq(revoke_get(r, "q", T, 1000 + REVOKE_FRESH_MS - 1), 0);
-	ck_assert_int_eq(revoke_get(r, "q", T, 1000 + REVOKE_FRESH_MS), -1);
-	ck_assert_int_eq(revoke_get(r, "other", T, 1000), -1);
-	revoke_put(r, "q", T, 1, 2000);
-	ck_assert_int_eq(revoke_get(r, "q", T, 2000 + REVOKE_FRESH_MS * 10), 1);
-	/* a late "not revoked" answer never hides a revocation */
-	revoke_put(r, "q", T, 0, 3000);
-	ck_assert_int_eq(revoke_get(r, "q", T, 3000), 1);
+	ck_assert_int_eq(revoke_get(r, "q", T, 1, 1000), -1);
+	revoke_put(r, "q", T, &NOT_REVOKED, 1000);
+	ck_assert_int_eq(revoke_get(r, "q", T, 1, 1000), PASS_OK);
+	ck_assert_int_eq(revoke_get(r, "q", T, 1, 1000 + REVOKE_FRESH_MS - 1),
+	    PASS_OK);
+	ck_assert_int_eq(revoke_get(r, "q", T, 1, 1000 + REVOKE_FRESH_MS), -1);
+	ck_assert_int_eq(revoke_get(r, "other", T, 1, 1000), -1);
+	revoke_put(r, "q", T, &REVOKED, 2000);
+	ck_assert_int_eq(revoke_get(r, "q", T, 1, 2000 + REVOKE_FRESH_MS * 10),
+	    PASS_REVOKED);
+	/* a fresh "not revoked" (a reply already in flight) never hides it */
+	revoke_put(r, "q", T, &NOT_REVOKED, 3000);
+	ck_assert_int_eq(revoke_get(r, "q", T, 1, 3000), PASS_REVOKED);
 	revoke_free(r);
 	revoke_free(NULL);
+}
+END_TEST
+
+/* A drop refuses the passes issued before it, and up to the leeway after
+ * (a clock that fast); a later pass of the same name's new queue opens. */
+START_TEST(test_revoke_dropped)
+{
+	struct revoke_facts f = { 0, 1000000500 };
+	long long drop = 1000000;	/* the drop's second */
+
+	ck_assert_int_eq(revoke_verdict(&f, drop - 100), PASS_DROPPED);
+	ck_assert_int_eq(revoke_verdict(&f, drop), PASS_DROPPED);
+	ck_assert_int_eq(revoke_verdict(&f, drop + PASS_LEEWAY), PASS_DROPPED);
+	ck_assert_int_eq(revoke_verdict(&f, drop + PASS_LEEWAY + 1), PASS_OK);
+	ck_assert_int_eq(revoke_verdict(&NOT_REVOKED, drop), PASS_OK);
+	f.revoked = 1;
+	ck_assert_int_eq(revoke_verdict(&f, drop + 100), PASS_REVOKED);
+}
+END_TEST
+
+/* The cache gives each pass of a token the verdict of its own iat, and
+ * forgets a queue dropped here but no revocation. */
+START_TEST(test_revoke_forget)
+{
+	struct revoke *r = revoke_new();
+	const struct revoke_facts dropped = { 0, 5000000 };
+	const char *u = "1b7c5f4e-3d2a-4c1b-9a8f-7e6d5c4b3a21";
+
+	revoke_put(r, "q", T, &dropped, 1000);
+	ck_assert_int_eq(revoke_get(r, "q", T, 4000, 1000), PASS_DROPPED);
+	ck_assert_int_eq(revoke_get(r, "q", T, 6000, 1000), PASS_OK);
+	revoke_put(r, "q", u, &REVOKED, 1000);
+	revoke_put(r, "other", T, &NOT_REVOKED, 1000);
+	revoke_forget(r, "q");
+	ck_assert_int_eq(revoke_get(r, "q", T, 6000, 1000), -1);
+	ck_assert_int_eq(revoke_get(r, "q", u, 6000, 1000), PASS_REVOKED);
+	ck_assert_int_eq(revoke_get(r, "other", T, 6000, 1000), PASS_OK);
+	revoke_free(r);
 }
 END_TEST
 
@@ -91,9 +133,9 @@ START_TEST(test_revoke_many)
 	int known = 0;
 
 	for (int i = 0; i < 1000; i++)
-		revoke_put(r, "q", nth_token(i), 0, 1000);
+		revoke_put(r, "q", nth_token(i), &NOT_REVOKED, 1000);
 	for (int i = 0; i < 1000; i++)
-		known += revoke_get(r, "q", nth_token(i), 1500) == 0;
+		known += revoke_get(r, "q", nth_token(i), 1, 1500) == PASS_OK;
 	ck_assert_int_eq(known, 1000);
 	revoke_free(r);
 }
@@ -104,10 +146,10 @@ START_TEST(test_revoke_kept)
 {
 	struct revoke *r = revoke_new();
 
-	revoke_put(r, "q", T, 1, 1000);
+	revoke_put(r, "q", T, &REVOKED, 1000);
 	for (int i = 0; i < 4 * REVOKE_SLOTS; i++)
-		revoke_put(r, "q", nth_token(i), 0, 1000 + i / 1000);
-	ck_assert_int_eq(revoke_get(r, "q", T, 2000), 1);
+		revoke_put(r, "q", nth_token(i), &NOT_REVOKED, 1000 + i / 1000);
+	ck_assert_int_eq(revoke_get(r, "q", T, 1, 2000), PASS_REVOKED);
 	revoke_free(r);
 }
 END_TEST
@@ -121,6 +163,8 @@ main(void)
 	tcase_add_test(tc, test_find);
 	tcase_add_test(tc, test_set);
 	tcase_add_test(tc, test_revoke_cache);
+	tcase_add_test(tc, test_revoke_dropped);
+	tcase_add_test(tc, test_revoke_forget);
 	tcase_add_test(tc, test_revoke_many);
 	tcase_add_test(tc, test_revoke_kept);
 	suite_add_tcase(s, tc);

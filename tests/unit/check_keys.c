@@ -55,6 +55,20 @@ START_TEST(test_queue_keys_bad)
 }
 END_TEST
 
+/* The two keys the pass check reads, in the queue's hash slot. */
+START_TEST(test_pass_keys)
+{
+	char buf[KEYS_MAX + 48];
+
+	ck_assert_int_eq(keys_dropped(buf, "wr", "concert"), 0);
+	ck_assert_str_eq(buf, "wr:{concert}:dropped");
+	ck_assert_int_ge(keys_revoked(buf, sizeof buf, "wr", "concert",
+	    "0b7c5f4e-3d2a-4c1b-9a8f-7e6d5c4b3a21"), 0);
+	ck_assert_str_eq(buf,
+	    "wr:{concert}:revoked:0b7c5f4e-3d2a-4c1b-9a8f-7e6d5c4b3a21");
+}
+END_TEST
+
 START_TEST(test_valid_prefix)
 {
 	ck_assert_int_eq(keys_valid_prefix("wr"), 1);
@@ -120,6 +134,7 @@ main(void)
 	tcase_add_test(tc, test_queue_keys);
 	tcase_add_test(tc, test_queue_keys_longest);
 	tcase_add_test(tc, test_queue_keys_bad);
+	tcase_add_test(tc, test_pass_keys);
 	tcase_add_test(tc, test_valid_prefix);
 	tcase_add_test(tc, test_user_key);
 	tcase_add_test(tc, test_user_key_longest);

@@ -1,8 +1,8 @@
 /*
  * check_qstore_reply.c: reading the scripts' replies: lib.lua's facts()
  * whole (status.lua) or as join.lua's head and entries, ranks.lua's,
- * tick.lua's and admin_show.lua's; and the count of facts() fields, read
- * from lib.lua itself, against the C side's.
+ * tick.lua's and admin_show.lua's, and the pass check's lookup; and the
+ * count of facts() fields, read from lib.lua itself, against the C side's.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,6 +26,15 @@ str(const char *s)
 	r->type = REDIS_REPLY_STRING;
 	r->str = (char *)s;
 	r->len = strlen(s);
+	return r;
+}
+
+static redisReply *
+nil(void)
+{
+	redisReply *r = &pool[used++];
+
+	r->type = REDIS_REPLY_NIL;
 	return r;
 }
 
@@ -279,11 +288,17 @@ START_TEST(test_tick_and_figures)
 	struct queue_figures f;
 
 	reset();
-	ck_assert_int_eq(qreply_tick(arr(4, num(1), num(2), num(3), num(4)),
-	    &t), 0);
+	ck_assert_int_eq(qreply_tick(arr(5, num(1), num(2), num(3), num(4),
+	    num(0)), &t), 0);
 	ck_assert_int_eq(t.expired, 1);
 	ck_assert_int_eq(t.admitted, 3);
 	ck_assert_int_eq(t.waiting, 4);
+	ck_assert_int_eq(t.full_ms, 0);
+	ck_assert_int_eq(qreply_tick(arr(5, num(1), num(0), num(0), num(4),
+	    num(1700000000123)), &t), 0);
+	ck_assert_int_eq(t.full_ms, 1700000000123);	/* Redis was full */
+	ck_assert_int_eq(qreply_tick(arr(4, num(1), num(2), num(3), num(4)),
+	    &t), -1);				/* a field short */
 	ck_assert_int_eq(qreply_tick(arr(1, str("no_queue")), &t), -1);
 	ck_assert_int_eq(qreply_first(arr(1, str("no_queue"))),
 	    RESULT_NO_QUEUE);
@@ -305,6 +320,26 @@ START_TEST(test_tick_and_figures)
 	reset();		/* five totals, not six */
 	ck_assert_int_eq(qreply_figures(arr(5, arr(0), num(7), num(2),
 	    arr(5, num(1), num(2), num(3), num(4), num(5)), num(9)), &f), -1);
+}
+END_TEST
+
+/* The pass check's MGET: the token's revoked key, the queue's drop. */
+START_TEST(test_lookup)
+{
+	struct revoke_facts f;
+
+	reset();
+	ck_assert_int_eq(qreply_lookup(arr(2, nil(), nil()), &f), 0);
+	ck_assert_int_eq(f.revoked, 0);
+	ck_assert_int_eq(f.dropped_ms, 0);
+	ck_assert_int_eq(qreply_lookup(arr(2, str("1"), str("1700000000123")),
+	    &f), 0);
+	ck_assert_int_eq(f.revoked, 1);
+	ck_assert_int_eq(f.dropped_ms, 1700000000123);
+	ck_assert_int_eq(qreply_lookup(arr(2, nil(), str("soon")), &f), -1);
+	ck_assert_int_eq(qreply_lookup(arr(2, nil(), str("0")), &f), -1);
+	ck_assert_int_eq(qreply_lookup(arr(1, nil()), &f), -1);
+	ck_assert_int_eq(qreply_lookup(num(1), &f), -1);
 }
 END_TEST
 
@@ -337,6 +372,7 @@ main(void)
 	tcase_add_test(tc, test_lua_facts_count);
 	tcase_add_test(tc, test_ranks);
 	tcase_add_test(tc, test_tick_and_figures);
+	tcase_add_test(tc, test_lookup);
 	tcase_add_test(tc, test_result_words);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
