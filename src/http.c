@@ -15,6 +15,8 @@
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
+#include <event2/http.h>
+#include <event2/http_struct.h>
 #include <event2/keyvalq_struct.h>
 #include <event2/listener.h>
 
@@ -29,6 +31,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "reply.h"
+#include "validate.h"
 
 #define HTTP_MAX_HEADERS 8192
 #define HTTP_MAX_BODY 65536	/* hard cap; conf->max_body is the real one */
@@ -382,24 +385,43 @@ http_method(enum evhttp_cmd_type cmd)
 	}
 }
 
-/* Two Content-Lengths that disagree, or one beside Transfer-Encoding. */
+/* HTTP/1.1 or later: libevent 2.1 has no getter for the version. */
 static int
+http_is_11(const struct evhttp_request *req)
+{
+	return req->major > 1 || (req->major == 1 && req->minor >= 1);
+}
+
+/*
+ * Framing that a proxy in front might read otherwise (request smuggling):
+ * two Content-Lengths that disagree, one beside Transfer-Encoding, one
+ * that is not all digits (libevent's strtoll reads "+2" as 2); and Host,
+ * which HTTP/1.1 asks for exactly once (RFC 9112, 3.2). What is wrong, or
+ * NULL.
+ */
+static const char *
 http_bad_framing(struct evhttp_request *req)
 {
 	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
 	const char *first = NULL;
-	int te = 0;
+	int te = 0, hosts = 0;
 
 	for (struct evkeyval *h = in->tqh_first; h; h = h->next.tqe_next) {
-		if (strcasecmp(h->key, "Transfer-Encoding") == 0)
-			te = 1;
+		hosts += strcasecmp(h->key, "Host") == 0;
+		te |= strcasecmp(h->key, "Transfer-Encoding") == 0;
 		if (strcasecmp(h->key, "Content-Length") != 0)
 			continue;
+		if (!valid_content_length(h->value))
+			return "Content-Length must be digits only";
 		if (first && strcmp(first, h->value) != 0)
-			return 1;
+			return "two Content-Length headers disagree";
 		first = h->value;
 	}
-	return te && first;
+	if (te && first)
+		return "Content-Length beside Transfer-Encoding";
+	if (hosts > 1 || (hosts == 0 && http_is_11(req)))
+		return "an HTTP/1.1 request needs exactly one Host header";
+	return NULL;
 }
 
 static void
@@ -548,14 +570,17 @@ http_dispatch(struct evhttp_request *req, void *arg)
 	char client[CLIENTADDR_MAX];
 	struct route_match m;
 	enum route_result rr;
-	const char *origin;
+	const char *origin, *bad = NULL;
 	size_t body;
 	long long start_us = http_now_us();
 
-	if (path == NULL || http_bad_framing(req)) {
+	if (path == NULL || (bad = http_bad_framing(req)) != NULL) {
 		http_stamp(req, ROUTE_NONE, start_us);
-		http_send_error(req, 400, "bad_request",
-		    "malformed request line or framing headers");
+		/* What follows on the connection cannot be trusted. */
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+		    "Connection", "close");
+		http_send_error(req, 400, "bad_request", "%s", path ? bad :
+		    "malformed request line");
 		return;
 	}
 	rr = route_match(http_method(evhttp_request_get_command(req)), path,
