@@ -18,6 +18,9 @@ static const char *const bound_text[METRICS_NBUCKETS] = { "0.0005", "0.001",
 static const char *const close_names[MCLOSE_NREASONS] = { "client_gone",
     "slow_client", "shutdown", "entered", "gone", "other" };
 
+static const char *const conn_close_names[MCONN_NREASONS] = {
+    "header_timeout", "body_timeout", "max_conns_per_ip", "fd_reserve" };
+
 static const char *const class_names[5] = { "1xx", "2xx", "3xx", "4xx",
     "5xx" };
 
@@ -117,6 +120,18 @@ metrics_stream_close(const char *reason)
 }
 
 void
+metrics_conn_closes(enum metrics_conn_close reason, unsigned long n)
+{
+	the_metrics->conn_closes[reason] += n;
+}
+
+const char *
+metrics_conn_close_name(enum metrics_conn_close reason)
+{
+	return conn_close_names[reason];
+}
+
+void
 metrics_label(struct strbuf *b, const char *value)
 {
 	for (const char *p = value; *p != '\0'; p++) {
@@ -181,6 +196,14 @@ format_process(struct strbuf *b, const struct metrics *m,
 	for (int i = 0; i < MCLOSE_NREASONS; i++)
 		strbuf_add(b, "waitroom_stream_closes_total{reason=\"%s\"} %llu\n",
 		    close_names[i], m->stream_closes[i]);
+	family(b, "waitroom_connections_open", "gauge",
+	    "HTTP connections open, streams included (all workers).");
+	strbuf_add(b, "waitroom_connections_open %lu\n", p->connections);
+	family(b, "waitroom_connection_closes_total", "counter",
+	    "Connections closed before their request was whole, by reason.");
+	for (int i = 0; i < MCONN_NREASONS; i++)
+		strbuf_add(b, "waitroom_connection_closes_total{reason=\"%s\"} "
+		    "%llu\n", conn_close_names[i], m->conn_closes[i]);
 	format_http(b, m);
 	histogram_format(b, "waitroom_redis_command_duration_seconds",
 	    "Time from sending a Redis command to its answer.",

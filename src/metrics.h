@@ -28,11 +28,18 @@ enum metrics_close {
 	MCLOSE_GONE, MCLOSE_OTHER, MCLOSE_NREASONS
 };
 
+/* Why waitroomd closed a connection before it had a whole request. */
+enum metrics_conn_close {
+	MCONN_HEADER_TIMEOUT, MCONN_BODY_TIMEOUT, MCONN_PER_IP,
+	MCONN_FD_RESERVE, MCONN_NREASONS
+};
+
 struct metrics {
 	unsigned long long http[ROUTE_COUNT][5];	/* by route, 1xx..5xx */
 	struct histogram http_latency;
 	struct histogram redis_latency;
 	unsigned long long stream_closes[MCLOSE_NREASONS];
+	unsigned long long conn_closes[MCONN_NREASONS];
 };
 
 /* One queue's figures, as admin_show.lua reports them. */
@@ -47,6 +54,7 @@ struct metrics_queue {
 /* What this process keeps besides struct metrics. */
 struct metrics_process {
 	unsigned long streams;
+	unsigned long connections;
 	unsigned long reconnects_commands, reconnects_subscriber;
 	int draining;
 };
@@ -70,6 +78,10 @@ void metrics_http(int route, int code, double seconds);
 void metrics_redis(double seconds);
 /* reason as stream_close logs it: "client gone", "slow client"... */
 void metrics_stream_close(const char *reason);
+/* n connections closed for reason. */
+void metrics_conn_closes(enum metrics_conn_close reason, unsigned long n);
+/* The reason's name, in the metric's label and in logs: "header_timeout". */
+const char *metrics_conn_close_name(enum metrics_conn_close reason);
 
 void histogram_observe(struct histogram *h, double v);
 /* The upper bound of bucket i (i < METRICS_NBUCKETS), as text. */

@@ -94,12 +94,15 @@ add_counts(struct metrics *to, const struct metrics *m)
 	add_histogram(&to->redis_latency, &m->redis_latency);
 	for (int i = 0; i < MCLOSE_NREASONS; i++)
 		to->stream_closes[i] += m->stream_closes[i];
+	for (int i = 0; i < MCONN_NREASONS; i++)
+		to->conn_closes[i] += m->conn_closes[i];
 }
 
 static void
 add_live(struct mshare_live *to, const struct mshare_live *l)
 {
 	to->streams += l->streams;
+	to->connections += l->connections;
 	to->reconnects_commands += l->reconnects_commands;
 	to->reconnects_subscriber += l->reconnects_subscriber;
 	for (size_t i = 0; i < l->nqueues && i < MSHARE_QUEUES; i++) {
