@@ -50,6 +50,10 @@ struct conf {
 	long max_body;		/* bytes accepted in a public request body */
 	long keepalive_interval; /* seconds of silence before ": keepalive" */
 	long stream_buffer;	/* most unsent bytes a stream may hold */
+	long header_timeout;	/* seconds from accept to a whole request head */
+	long body_timeout;	/* seconds from the head to the whole body */
+	long max_conns_per_ip;	/* connections per peer address; 0: no cap */
+	long fd_reserve;	/* percent of the descriptor limit kept free */
 	struct queue_conf *queues;
 	size_t nqueues;
 };

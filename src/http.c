@@ -26,6 +26,7 @@
 #include "cors.h"
 #include "decimal.h"
 #include "clientaddr.h"
+#include "conns.h"
 #include "http.h"
 #include "httpdate.h"
 #include "log.h"
@@ -51,6 +52,7 @@ struct http {
 	struct evhttp *evh;
 	struct evhttp_bound_socket *bs;
 	struct event *resume;
+	struct conns *conns;	/* deadlines, caps, the descriptor reserve */
 };
 
 static api_handler *const handlers[] = {
@@ -574,6 +576,7 @@ http_dispatch(struct evhttp_request *req, void *arg)
 	size_t body;
 	long long start_us = http_now_us();
 
+	conns_request(app->http->conns, req);
 	if (path == NULL || (bad = http_bad_framing(req)) != NULL) {
 		http_stamp(req, ROUTE_NONE, start_us);
 		/* What follows on the connection cannot be trusted. */
@@ -628,21 +631,46 @@ http_resume(evutil_socket_t fd, short what, void *arg)
 }
 
 /*
- * accept() failed, most likely out of descriptors: the listening socket
- * stays readable, so pause it briefly rather than spin on it.
+ * accept() failed, most likely out of descriptors. First the reserve:
+ * close the oldest connections that have no request head yet, and go on
+ * accepting. When there are none (or fd_reserve is 0), the last resort:
+ * the listening socket stays readable, so pause it briefly rather than
+ * spin on it.
  */
 static void
 http_accept_error(struct evconnlistener *l, void *arg)
 {
+	static time_t logged;
 	struct http *h = the_http;
 	struct timeval tv = { 0, HTTP_ACCEPT_PAUSE_MS * 1000 };
+	const char *why = evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR());
+	int shed = h ? conns_shed(h->conns) : 0;
 
-	log_warn("event=accept_failed error=\"%s\" pause_ms=%d",
-	    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()),
-	    HTTP_ACCEPT_PAUSE_MS);
+	if (shed == 0 || time(NULL) != logged)
+		log_warn("event=accept_failed error=\"%s\" shed=%d pause_ms=%d",
+		    why, shed, shed ? 0 : HTTP_ACCEPT_PAUSE_MS);
+	logged = time(NULL);
+	if (shed > 0)
+		return;
 	evconnlistener_disable(l);
 	if (h)
 		evtimer_add(h->resume, &tv);
+}
+
+void
+http_set_closecb(struct evhttp_connection *evcon,
+    void (*cb)(struct evhttp_connection *, void *), void *arg)
+{
+	if (the_http)
+		conns_set_closecb(the_http->conns, evcon, cb, arg);
+	else
+		evhttp_connection_set_closecb(evcon, cb, arg);
+}
+
+size_t
+http_connections(const struct http *h)
+{
+	return h ? conns_count(h->conns) : 0;
 }
 
 void
@@ -680,6 +708,11 @@ http_new(struct app *app, int fd, char *err, size_t errlen)
 		goto fail;
 	}
 	h->app = app;
+	if ((h->conns = conns_new(app, h->evh)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		close(fd);
+		goto fail;
+	}
 	http_limits(h->evh);
 	evhttp_set_gencb(h->evh, http_dispatch, app);
 	if ((h->bs = evhttp_accept_socket_with_handle(h->evh, fd)) == NULL) {
@@ -703,6 +736,7 @@ http_free(struct http *h)
 		return;
 	if (h->evh)
 		evhttp_free(h->evh);
+	conns_free(h->conns);	/* after evhttp_free closed them */
 	if (h->resume)
 		event_free(h->resume);
 	if (the_http == h)
