@@ -153,6 +153,24 @@ family(struct strbuf *b, const char *name, const char *type, const char *help)
 }
 
 static void
+gauge(struct strbuf *b, const char *name, const char *help, unsigned long v)
+{
+	family(b, name, "gauge", help);
+	strbuf_add(b, "%s %lu\n", name, v);
+}
+
+/* A counter with a line for every reason of names. */
+static void
+by_reason(struct strbuf *b, const char *name, const char *help,
+    const char *const *names, const unsigned long long *counts, int n)
+{
+	family(b, name, "counter", help);
+	for (int i = 0; i < n; i++)
+		strbuf_add(b, "%s{reason=\"%s\"} %llu\n", name, names[i],
+		    counts[i]);
+}
+
+static void
 histogram_format(struct strbuf *b, const char *name, const char *help,
     const struct histogram *h)
 {
@@ -188,22 +206,17 @@ static void
 format_process(struct strbuf *b, const struct metrics *m,
     const struct metrics_process *p)
 {
-	family(b, "waitroom_streams_open", "gauge",
-	    "Server-Sent Events streams open (all workers).");
-	strbuf_add(b, "waitroom_streams_open %lu\n", p->streams);
-	family(b, "waitroom_stream_closes_total", "counter",
-	    "Streams ended, by reason.");
-	for (int i = 0; i < MCLOSE_NREASONS; i++)
-		strbuf_add(b, "waitroom_stream_closes_total{reason=\"%s\"} %llu\n",
-		    close_names[i], m->stream_closes[i]);
-	family(b, "waitroom_connections_open", "gauge",
-	    "HTTP connections open, streams included (all workers).");
-	strbuf_add(b, "waitroom_connections_open %lu\n", p->connections);
-	family(b, "waitroom_connection_closes_total", "counter",
-	    "Connections closed before their request was whole, by reason.");
-	for (int i = 0; i < MCONN_NREASONS; i++)
-		strbuf_add(b, "waitroom_connection_closes_total{reason=\"%s\"} "
-		    "%llu\n", conn_close_names[i], m->conn_closes[i]);
+	gauge(b, "waitroom_streams_open",
+	    "Server-Sent Events streams open (all workers).", p->streams);
+	by_reason(b, "waitroom_stream_closes_total",
+	    "Streams ended, by reason.", close_names, m->stream_closes,
+	    MCLOSE_NREASONS);
+	gauge(b, "waitroom_connections_open",
+	    "HTTP connections open, streams included (all workers).",
+	    p->connections);
+	by_reason(b, "waitroom_connection_closes_total",
+	    "Connections closed before their request was whole, by reason.",
+	    conn_close_names, m->conn_closes, MCONN_NREASONS);
 	format_http(b, m);
 	histogram_format(b, "waitroom_redis_command_duration_seconds",
 	    "Time from sending a Redis command to its answer.",
