@@ -41,6 +41,7 @@
 #define CONNS_BASE_FDS 256	/* the descriptors open before us lie below */
 #define CONNS_LOG_MS 1000	/* at most one line of closes a second per reason */
 #define CONNS_LIMIT_MS 1000	/* RLIMIT_NOFILE is read again this often */
+#define CONNS_SWEEP_MAX 64	/* closes in one pass of the loop, per timer */
 
 struct conn {
 	struct connq_entry q;		/* first: connq hands it back */
@@ -497,10 +498,12 @@ conns_sweep(evutil_socket_t fd, short what, void *arg)
 	unsigned long n = 0;
 
 	conns_bind_fresh(cs);
-	for (; (e = connq_expired(&cs->q, t->state, ms, now)) != NULL; n++)
+	for (; n < CONNS_SWEEP_MAX && (e = connq_expired(&cs->q, t->state, ms,
+	    now)) != NULL; n++)
 		conns_close(cs, (struct conn *)e, reason, now);
 	if (n > 0)
 		conns_note(cs, reason, n, now);
+	/* More expired: the rest in the next pass, after what else came. */
 	conns_arm(cs, t->state, now);
 }
 
