@@ -20,7 +20,7 @@ epoll loop. Every wait is bounded. Contacts 127.0.0.0/8 only.
   --every S        seconds between sends (default 2)
   --rate R         open at most R connections a second (default: at once)
   --reconnect      open a new connection for each one the server closes
-  --duration S     stop after S seconds (default 60)
+  --duration S     stop after S seconds (default 60), or at SIGTERM
   --ready FILE     create FILE once every first connection is open
 
 It stops once every connection ended (without --reconnect) or the
@@ -30,11 +30,13 @@ connect failed), closed (by the server), open (at the end), answered
 lives (ms from connect to the server's close, sorted), early (of those,
 closed within 500 ms of connect), connects_per_s.
 """
+import heapq
 import ipaddress
 import json
 import os
 import resource
 import selectors
+import signal
 import socket
 import sys
 import time
@@ -98,7 +100,7 @@ def answers(buf):
 class Conn:
     def __init__(self, sock, now):
         self.sock, self.start, self.sent, self.sends = sock, now, 0, 0
-        self.next_send, self.answer = now, b""
+        self.next_send, self.answer, self.closed = None, b"", False
 
 
 class Loris:
@@ -108,6 +110,7 @@ class Loris:
         self.data, self.first = script(o["mode"])
         self.conns, self.opened, self.failed = {}, 0, 0
         self.lives, self.statuses, self.early, self.answered = [], [], 0, 0
+        self.due, self.seq, self.stop = [], 0, False    # sends, by time
         base = ipaddress.ip_address(o["source"])
         self.sources = [str(base + k) for k in range(o["sources"])]
 
@@ -125,6 +128,18 @@ class Loris:
         c = Conn(s, now)
         self.conns[s.fileno()] = c
         self.sel.register(s, selectors.EVENT_READ | selectors.EVENT_WRITE, c)
+        self.schedule(c, now)
+
+    def schedule(self, c, t):
+        c.next_send = t
+        self.seq += 1
+        heapq.heappush(self.due, (t, self.seq, c))
+
+    def send_due(self, now):
+        while self.due and self.due[0][0] <= now:
+            t, _, c = heapq.heappop(self.due)
+            if not c.closed and c.next_send == t:
+                self.send(c, now)
 
     def piece(self, c):
         """The next bytes of c's script, or None when it has no more."""
@@ -142,17 +157,16 @@ class Loris:
     def send(self, c, now):
         p = self.piece(c)
         if p is None:
-            c.next_send = float("inf")
             return
         try:
             c.sock.send(p)
         except OSError:     # not connected yet (tried again), or gone
+            self.schedule(c, now + 0.05)
             return
-        c.next_send = float("inf")
         c.sent += len(p)
         c.sends += 1
         if self.o["mode"] != "idle":        # idle: after the answer
-            c.next_send = now + self.o["every"]
+            self.schedule(c, now + self.o["every"])
 
     def read(self, c, now):
         try:
@@ -167,12 +181,13 @@ class Loris:
         c.answer += b
         got = len(answers(c.answer))
         if self.o["mode"] == "idle" and got == 1 and c.sends == 1 and \
-                c.next_send == float("inf"):
-            c.next_send = now + self.o["every"]
+                c.next_send < now:
+            self.schedule(c, now + self.o["every"])
         if got == {"trickle": 1, "idle": 2}.get(self.o["mode"]):
             self.close(c, now, False)
 
     def close(self, c, now, by_server):
+        c.closed = True
         self.sel.unregister(c.sock)
         del self.conns[c.sock.fileno()]
         c.sock.close()
@@ -197,18 +212,18 @@ class Loris:
             if ready and self.opened + self.failed >= planned:
                 open(ready, "w").close()
                 ready = None
-            if now >= end or (not self.conns and not o["reconnect"]
-                              and self.opened + self.failed >= planned):
+            if self.stop or now >= end or (
+                    not self.conns and not o["reconnect"]
+                    and self.opened + self.failed >= planned):
                 break
-            for key, ev in self.sel.select(0.05):
+            wait = min(0.05, self.due[0][0] - now) if self.due else 0.05
+            for key, ev in self.sel.select(max(wait, 0)):
                 c = key.data
                 if ev & selectors.EVENT_WRITE:
                     self.sel.modify(c.sock, selectors.EVENT_READ, c)
                 if ev & selectors.EVENT_READ:
                     self.read(c, now)
-            for c in list(self.conns.values()):
-                if c.next_send <= now:
-                    self.send(c, now)
+            self.send_due(time.monotonic())
             if o["reconnect"]:
                 planned = self.opened + self.failed + (
                     o["conns"] - len(self.conns))
@@ -231,7 +246,9 @@ def main():
         sys.exit(__doc__)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    Loris(int(sys.argv[1]), options(sys.argv[3:])).run(sys.argv[2])
+    loris = Loris(int(sys.argv[1]), options(sys.argv[3:]))
+    signal.signal(signal.SIGTERM, lambda *_: setattr(loris, "stop", True))
+    loris.run(sys.argv[2])
 
 
 if __name__ == "__main__":
