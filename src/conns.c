@@ -41,7 +41,7 @@
 #define CONNS_BASE_FDS 256	/* the descriptors open before us lie below */
 #define CONNS_LOG_MS 1000	/* at most one line of closes a second per reason */
 #define CONNS_LIMIT_MS 1000	/* RLIMIT_NOFILE is read again this often */
-#define CONNS_SWEEP_MAX 64	/* closes in one pass of the loop, per timer */
+#define CONNS_SWEEP_MAX 256	/* closes in one pass of the loop, per timer */
 
 struct conn {
 	struct connq_entry q;		/* first: connq hands it back */
@@ -77,6 +77,7 @@ struct conns {
 	int base;			/* descriptors open before any connection */
 	unsigned long unlogged[MCONN_NREASONS];
 	long long logged_ms[MCONN_NREASONS];
+	long long late_ms[MCONN_NREASONS];	/* the most past a deadline */
 	struct event *log_ev;
 };
 
@@ -116,9 +117,15 @@ conns_log(struct conns *cs, long long now)
 			wait = wait < 0 || left < wait ? left : wait;
 			continue;
 		}
-		log_info("event=conns_closed reason=%s count=%lu",
-		    metrics_conn_close_name(r), cs->unlogged[r]);
+		if (r == MCONN_HEADER_TIMEOUT || r == MCONN_BODY_TIMEOUT)
+			log_info("event=conns_closed reason=%s count=%lu "
+			    "late_ms=%lld", metrics_conn_close_name(r),
+			    cs->unlogged[r], cs->late_ms[r]);
+		else
+			log_info("event=conns_closed reason=%s count=%lu",
+			    metrics_conn_close_name(r), cs->unlogged[r]);
 		cs->unlogged[r] = 0;
+		cs->late_ms[r] = 0;
 		cs->logged_ms[r] = now;
 	}
 	if (wait >= 0 && !evtimer_pending(cs->log_ev, NULL)) {
@@ -498,6 +505,9 @@ conns_sweep(evutil_socket_t fd, short what, void *arg)
 	unsigned long n = 0;
 
 	conns_bind_fresh(cs);
+	if ((e = connq_expired(&cs->q, t->state, ms, now)) != NULL &&
+	    now - e->since - ms > cs->late_ms[reason])
+		cs->late_ms[reason] = now - e->since - ms;	/* the oldest */
 	for (; n < CONNS_SWEEP_MAX && (e = connq_expired(&cs->q, t->state, ms,
 	    now)) != NULL; n++)
 		conns_close(cs, (struct conn *)e, reason, now);
