@@ -104,6 +104,22 @@ conns_timeout_ms(const struct conns *cs, int state)
 /* ---- the log of closes: counts, at most a line a second per reason ------- */
 
 static void
+conns_log_line(struct conns *cs, enum metrics_conn_close r, long long now)
+{
+	if (r == MCONN_HEADER_TIMEOUT || r == MCONN_BODY_TIMEOUT)
+		log_info("event=conns_closed reason=%s count=%lu late_ms=%lld",
+		    metrics_conn_close_name(r), cs->unlogged[r],
+		    cs->late_ms[r]);
+	else
+		log_info("event=conns_closed reason=%s count=%lu",
+		    metrics_conn_close_name(r), cs->unlogged[r]);
+	cs->unlogged[r] = 0;
+	cs->late_ms[r] = 0;
+	cs->logged_ms[r] = now;
+}
+
+/* The lines due; a timer for those a line of the last second holds back. */
+static void
 conns_log(struct conns *cs, long long now)
 {
 	long long wait = -1;
@@ -113,20 +129,10 @@ conns_log(struct conns *cs, long long now)
 
 		if (cs->unlogged[r] == 0)
 			continue;
-		if (left > 0) {
-			wait = wait < 0 || left < wait ? left : wait;
-			continue;
-		}
-		if (r == MCONN_HEADER_TIMEOUT || r == MCONN_BODY_TIMEOUT)
-			log_info("event=conns_closed reason=%s count=%lu "
-			    "late_ms=%lld", metrics_conn_close_name(r),
-			    cs->unlogged[r], cs->late_ms[r]);
-		else
-			log_info("event=conns_closed reason=%s count=%lu",
-			    metrics_conn_close_name(r), cs->unlogged[r]);
-		cs->unlogged[r] = 0;
-		cs->late_ms[r] = 0;
-		cs->logged_ms[r] = now;
+		if (left <= 0)
+			conns_log_line(cs, r, now);
+		else if (wait < 0 || left < wait)
+			wait = left;
 	}
 	if (wait >= 0 && !evtimer_pending(cs->log_ev, NULL)) {
 		struct timeval tv = { wait / 1000, wait % 1000 * 1000 };
