@@ -52,6 +52,10 @@ struct conf {
 	long stream_buffer;	/* most unsent bytes a stream may hold */
 	char *sentinel_password_file;	/* NULL: sentinels need no AUTH */
 	long redis_wait_replicas;	/* joins, leaves, ticks wait for */
+	long header_timeout;	/* seconds from accept to a whole request head */
+	long body_timeout;	/* seconds from the head to the whole body */
+	long max_conns_per_ip;	/* connections per peer address; 0: no cap */
+	long fd_reserve;	/* percent of the descriptor limit kept free */
 	struct queue_conf *queues;
 	size_t nqueues;
 };

@@ -15,6 +15,8 @@
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
+#include <event2/http.h>
+#include <event2/http_struct.h>
 #include <event2/keyvalq_struct.h>
 #include <event2/listener.h>
 
@@ -24,11 +26,13 @@
 #include "cors.h"
 #include "decimal.h"
 #include "clientaddr.h"
+#include "conns.h"
 #include "http.h"
 #include "httpdate.h"
 #include "log.h"
 #include "metrics.h"
 #include "reply.h"
+#include "validate.h"
 
 #define HTTP_MAX_HEADERS 8192
 #define HTTP_MAX_BODY 65536	/* hard cap; conf->max_body is the real one */
@@ -48,6 +52,7 @@ struct http {
 	struct evhttp *evh;
 	struct evhttp_bound_socket *bs;
 	struct event *resume;
+	struct conns *conns;	/* deadlines, caps, the descriptor reserve */
 };
 
 static api_handler *const handlers[] = {
@@ -382,24 +387,43 @@ http_method(enum evhttp_cmd_type cmd)
 	}
 }
 
-/* Two Content-Lengths that disagree, or one beside Transfer-Encoding. */
+/* HTTP/1.1 or later: libevent 2.1 has no getter for the version. */
 static int
+http_is_11(const struct evhttp_request *req)
+{
+	return req->major > 1 || (req->major == 1 && req->minor >= 1);
+}
+
+/*
+ * Framing that a proxy in front might read otherwise (request smuggling):
+ * two Content-Lengths that disagree, one beside Transfer-Encoding, one
+ * that is not all digits (libevent's strtoll reads "+2" as 2); and Host,
+ * which HTTP/1.1 asks for exactly once (RFC 9112, 3.2). What is wrong, or
+ * NULL.
+ */
+static const char *
 http_bad_framing(struct evhttp_request *req)
 {
 	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
 	const char *first = NULL;
-	int te = 0;
+	int te = 0, hosts = 0;
 
 	for (struct evkeyval *h = in->tqh_first; h; h = h->next.tqe_next) {
-		if (strcasecmp(h->key, "Transfer-Encoding") == 0)
-			te = 1;
+		hosts += strcasecmp(h->key, "Host") == 0;
+		te |= strcasecmp(h->key, "Transfer-Encoding") == 0;
 		if (strcasecmp(h->key, "Content-Length") != 0)
 			continue;
+		if (!valid_content_length(h->value))
+			return "Content-Length must be digits only";
 		if (first && strcmp(first, h->value) != 0)
-			return 1;
+			return "two Content-Length headers disagree";
 		first = h->value;
 	}
-	return te && first;
+	if (te && first)
+		return "Content-Length beside Transfer-Encoding";
+	if (hosts > 1 || (hosts == 0 && http_is_11(req)))
+		return "an HTTP/1.1 request needs exactly one Host header";
+	return NULL;
 }
 
 static void
@@ -548,14 +572,18 @@ http_dispatch(struct evhttp_request *req, void *arg)
 	char client[CLIENTADDR_MAX];
 	struct route_match m;
 	enum route_result rr;
-	const char *origin;
+	const char *origin, *bad = NULL;
 	size_t body;
 	long long start_us = http_now_us();
 
-	if (path == NULL || http_bad_framing(req)) {
+	conns_request(app->http->conns, req);
+	if (path == NULL || (bad = http_bad_framing(req)) != NULL) {
 		http_stamp(req, ROUTE_NONE, start_us);
-		http_send_error(req, 400, "bad_request",
-		    "malformed request line or framing headers");
+		/* What follows on the connection cannot be trusted. */
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+		    "Connection", "close");
+		http_send_error(req, 400, "bad_request", "%s", path ? bad :
+		    "malformed request line");
 		return;
 	}
 	rr = route_match(http_method(evhttp_request_get_command(req)), path,
@@ -603,21 +631,46 @@ http_resume(evutil_socket_t fd, short what, void *arg)
 }
 
 /*
- * accept() failed, most likely out of descriptors: the listening socket
- * stays readable, so pause it briefly rather than spin on it.
+ * accept() failed, most likely out of descriptors. First the reserve:
+ * close the oldest connections that have no request head yet, and go on
+ * accepting. When there are none (or fd_reserve is 0), the last resort:
+ * the listening socket stays readable, so pause it briefly rather than
+ * spin on it.
  */
 static void
 http_accept_error(struct evconnlistener *l, void *arg)
 {
+	static time_t logged;
 	struct http *h = the_http;
 	struct timeval tv = { 0, HTTP_ACCEPT_PAUSE_MS * 1000 };
+	const char *why = evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR());
+	int shed = h ? conns_shed(h->conns) : 0;
 
-	log_warn("event=accept_failed error=\"%s\" pause_ms=%d",
-	    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()),
-	    HTTP_ACCEPT_PAUSE_MS);
+	if (shed == 0 || time(NULL) != logged)
+		log_warn("event=accept_failed error=\"%s\" shed=%d pause_ms=%d",
+		    why, shed, shed ? 0 : HTTP_ACCEPT_PAUSE_MS);
+	logged = time(NULL);
+	if (shed > 0)
+		return;
 	evconnlistener_disable(l);
 	if (h)
 		evtimer_add(h->resume, &tv);
+}
+
+void
+http_set_closecb(struct evhttp_connection *evcon,
+    void (*cb)(struct evhttp_connection *, void *), void *arg)
+{
+	if (the_http)
+		conns_set_closecb(the_http->conns, evcon, cb, arg);
+	else
+		evhttp_connection_set_closecb(evcon, cb, arg);
+}
+
+size_t
+http_connections(const struct http *h)
+{
+	return h ? conns_count(h->conns) : 0;
 }
 
 void
@@ -655,6 +708,11 @@ http_new(struct app *app, int fd, char *err, size_t errlen)
 		goto fail;
 	}
 	h->app = app;
+	if ((h->conns = conns_new(app, h->evh)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		close(fd);
+		goto fail;
+	}
 	http_limits(h->evh);
 	evhttp_set_gencb(h->evh, http_dispatch, app);
 	if ((h->bs = evhttp_accept_socket_with_handle(h->evh, fd)) == NULL) {
@@ -678,6 +736,7 @@ http_free(struct http *h)
 		return;
 	if (h->evh)
 		evhttp_free(h->evh);
+	conns_free(h->conns);	/* after evhttp_free closed them */
 	if (h->resume)
 		event_free(h->resume);
 	if (the_http == h)

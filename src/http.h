@@ -23,6 +23,14 @@ struct http *http_new(struct app *app, int fd, char *err, size_t errlen);
 void http_free(struct http *h);
 /* Stop accepting connections (shutdown); those open are served on. */
 void http_stop_accepting(struct http *h);
+/* Connections open, streams included. */
+size_t http_connections(const struct http *h);
+/*
+ * evhttp_connection_set_closecb, for a connection of the server: the
+ * server hears every close first (conns.h), then passes it on to cb.
+ */
+void http_set_closecb(struct evhttp_connection *evcon,
+    void (*cb)(struct evhttp_connection *, void *), void *arg);
 
 /* Send body (stolen) as JSON with code. */
 void http_send_json(struct evhttp_request *req, int code, json_t *body);

@@ -1,4 +1,4 @@
-/* ipcount.c: a small chained hash table of address -> open streams. */
+/* ipcount.c: a small chained hash table of address -> open count. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +9,8 @@
 struct ipslot {
 	struct ipslot *next;
 	size_t count;
+	long long logged_ms;	/* its last refusal line; 0: none */
+	unsigned long refused;	/* refusals since */
 	char addr[46];		/* INET6_ADDRSTRLEN */
 };
 
@@ -48,15 +50,23 @@ ipcount_free(struct ipcount *t)
 	free(t);
 }
 
+static struct ipslot *
+ipcount_find(const struct ipcount *t, const char *addr)
+{
+	struct ipslot *s = t->buckets[ipcount_hash(addr)];
+
+	while (s && strcmp(s->addr, addr) != 0)
+		s = s->next;
+	return s;
+}
+
 struct ipslot *
 ipcount_take(struct ipcount *t, const char *addr, size_t max, int *full)
 {
-	struct ipslot **head = &t->buckets[ipcount_hash(addr)], *s;
+	struct ipslot **head = &t->buckets[ipcount_hash(addr)];
+	struct ipslot *s = ipcount_find(t, addr);
 
 	*full = 0;
-	for (s = *head; s; s = s->next)
-		if (strcmp(s->addr, addr) == 0)
-			break;
 	if (s && max > 0 && s->count >= max) {
 		*full = 1;
 		return NULL;
@@ -86,4 +96,29 @@ ipcount_release(struct ipcount *t, struct ipslot *slot)
 			return;
 		}
 	}
+}
+
+size_t
+ipcount_of(const struct ipcount *t, const char *addr)
+{
+	const struct ipslot *s = ipcount_find(t, addr);
+
+	return s ? s->count : 0;
+}
+
+unsigned long
+ipcount_refused(struct ipcount *t, const char *addr, long long now_ms)
+{
+	struct ipslot *s = ipcount_find(t, addr);
+	unsigned long n;
+
+	if (s == NULL)
+		return 1;
+	s->refused++;
+	if (s->logged_ms != 0 && now_ms - s->logged_ms < 1000)
+		return 0;
+	n = s->refused;
+	s->refused = 0;
+	s->logged_ms = now_ms;
+	return n;
 }

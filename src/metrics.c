@@ -18,6 +18,9 @@ static const char *const bound_text[METRICS_NBUCKETS] = { "0.0005", "0.001",
 static const char *const close_names[MCLOSE_NREASONS] = { "client_gone",
     "slow_client", "shutdown", "entered", "gone", "other" };
 
+static const char *const conn_close_names[MCONN_NREASONS] = {
+    "header_timeout", "body_timeout", "max_conns_per_ip", "fd_reserve" };
+
 static const char *const class_names[5] = { "1xx", "2xx", "3xx", "4xx",
     "5xx" };
 
@@ -123,6 +126,18 @@ metrics_store_reset(void)
 }
 
 void
+metrics_conn_closes(enum metrics_conn_close reason, unsigned long n)
+{
+	the_metrics->conn_closes[reason] += n;
+}
+
+const char *
+metrics_conn_close_name(enum metrics_conn_close reason)
+{
+	return conn_close_names[reason];
+}
+
+void
 metrics_label(struct strbuf *b, const char *value)
 {
 	for (const char *p = value; *p != '\0'; p++) {
@@ -141,6 +156,24 @@ static void
 family(struct strbuf *b, const char *name, const char *type, const char *help)
 {
 	strbuf_add(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void
+gauge(struct strbuf *b, const char *name, const char *help, unsigned long v)
+{
+	family(b, name, "gauge", help);
+	strbuf_add(b, "%s %lu\n", name, v);
+}
+
+/* A counter with a line for every reason of names. */
+static void
+by_reason(struct strbuf *b, const char *name, const char *help,
+    const char *const *names, const unsigned long long *counts, int n)
+{
+	family(b, name, "counter", help);
+	for (int i = 0; i < n; i++)
+		strbuf_add(b, "%s{reason=\"%s\"} %llu\n", name, names[i],
+		    counts[i]);
 }
 
 static void
@@ -179,14 +212,17 @@ static void
 format_process(struct strbuf *b, const struct metrics *m,
     const struct metrics_process *p)
 {
-	family(b, "waitroom_streams_open", "gauge",
-	    "Server-Sent Events streams open (all workers).");
-	strbuf_add(b, "waitroom_streams_open %lu\n", p->streams);
-	family(b, "waitroom_stream_closes_total", "counter",
-	    "Streams ended, by reason.");
-	for (int i = 0; i < MCLOSE_NREASONS; i++)
-		strbuf_add(b, "waitroom_stream_closes_total{reason=\"%s\"} %llu\n",
-		    close_names[i], m->stream_closes[i]);
+	gauge(b, "waitroom_streams_open",
+	    "Server-Sent Events streams open (all workers).", p->streams);
+	by_reason(b, "waitroom_stream_closes_total",
+	    "Streams ended, by reason.", close_names, m->stream_closes,
+	    MCLOSE_NREASONS);
+	gauge(b, "waitroom_connections_open",
+	    "HTTP connections open, streams included (all workers).",
+	    p->connections);
+	by_reason(b, "waitroom_connection_closes_total",
+	    "Connections closed before their request was whole, by reason.",
+	    conn_close_names, m->conn_closes, MCONN_NREASONS);
 	family(b, "waitroom_store_resets_total", "counter",
 	    "Times Redis came back without the data this daemon knew (a "
 	    "restart without persistence, FLUSHALL).");

@@ -28,6 +28,12 @@ enum metrics_close {
 	MCLOSE_GONE, MCLOSE_OTHER, MCLOSE_NREASONS
 };
 
+/* Why waitroomd closed a connection before it had a whole request. */
+enum metrics_conn_close {
+	MCONN_HEADER_TIMEOUT, MCONN_BODY_TIMEOUT, MCONN_PER_IP,
+	MCONN_FD_RESERVE, MCONN_NREASONS
+};
+
 struct metrics {
 	unsigned long long http[ROUTE_COUNT][5];	/* by route, 1xx..5xx */
 	struct histogram http_latency;
@@ -35,6 +41,7 @@ struct metrics {
 	unsigned long long stream_closes[MCLOSE_NREASONS];
 	/* Redis came back without its data; every worker sees each one. */
 	unsigned long long store_resets;
+	unsigned long long conn_closes[MCONN_NREASONS];
 };
 
 /* One queue's figures, as admin_show.lua reports them. */
@@ -49,6 +56,7 @@ struct metrics_queue {
 /* What this process keeps besides struct metrics. */
 struct metrics_process {
 	unsigned long streams;
+	unsigned long connections;
 	unsigned long reconnects_commands, reconnects_subscriber;
 	int draining;
 	int store_full;		/* Redis refuses writes for memory */
@@ -74,6 +82,10 @@ void metrics_redis(double seconds);
 /* reason as stream_close logs it: "client gone", "slow client"... */
 void metrics_stream_close(const char *reason);
 void metrics_store_reset(void);
+/* n connections closed for reason. */
+void metrics_conn_closes(enum metrics_conn_close reason, unsigned long n);
+/* The reason's name, in the metric's label and in logs: "header_timeout". */
+const char *metrics_conn_close_name(enum metrics_conn_close reason);
 
 void histogram_observe(struct histogram *h, double v);
 /* The upper bound of bucket i (i < METRICS_NBUCKETS), as text. */

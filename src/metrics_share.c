@@ -96,12 +96,15 @@ add_counts(struct metrics *to, const struct metrics *m)
 		to->stream_closes[i] += m->stream_closes[i];
 	if (m->store_resets > to->store_resets)	/* each worker sees each */
 		to->store_resets = m->store_resets;
+	for (int i = 0; i < MCONN_NREASONS; i++)
+		to->conn_closes[i] += m->conn_closes[i];
 }
 
 static void
 add_live(struct mshare_live *to, const struct mshare_live *l)
 {
 	to->streams += l->streams;
+	to->connections += l->connections;
 	to->reconnects_commands += l->reconnects_commands;
 	to->reconnects_subscriber += l->reconnects_subscriber;
 	to->store_full |= l->store_full;

@@ -5,9 +5,10 @@
  * The supervisor maps one slot per worker, shared, before it forks. A
  * worker counts into its own slot (struct metrics, written by it alone)
  * and publishes there, every second and before it answers a scrape, its
- * live figures: streams open, per queue, and Redis reconnects. The worker
- * that answers a scrape adds up every slot. A worker restarted in slot i
- * counts on from where the dead one stopped, so totals never go back.
+ * live figures: streams and connections open, streams per queue, and
+ * Redis reconnects. The worker that answers a scrape adds up every slot.
+ * A worker restarted in slot i counts on from where the dead one stopped,
+ * so totals never go back.
  * Without workers nothing is mapped: the process's own figures are the
  * total.
  */
@@ -25,6 +26,7 @@ struct mshare_queue {
 
 struct mshare_live {
 	unsigned long streams;
+	unsigned long connections;
 	unsigned long reconnects_commands, reconnects_subscriber;
 	int store_full;			/* any worker's Redis is full */
 	size_t nqueues;

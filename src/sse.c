@@ -58,7 +58,7 @@ sse_open(struct stream *st, struct evhttp_request *req, long retry_ms,
 	http_observe(req, 200);
 	evhttp_send_reply_start(req, 200, "OK");
 	evhttp_connection_set_timeout(evcon, timeout_s);
-	evhttp_connection_set_closecb(evcon, closecb, st);
+	http_set_closecb(evcon, closecb, st);
 	if ((bev = sse_bev(st)) != NULL)
 		setsockopt(bufferevent_getfd(bev), SOL_SOCKET, SO_SNDBUF,
 		    &sndbuf, sizeof sndbuf);
@@ -120,7 +120,7 @@ sse_forget(struct stream *st)
 	struct evhttp_connection *evcon = evhttp_request_get_connection(st->req);
 
 	if (evcon)
-		evhttp_connection_set_closecb(evcon, NULL, NULL);
+		http_set_closecb(evcon, NULL, NULL);
 }
 
 void

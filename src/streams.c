@@ -10,6 +10,7 @@
  * - One struct streams per process (the close callback finds it through
  *   the_streams).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include <uuid/uuid.h>
 
 #include "conf.h"
+#include "connq.h"
 #include "http.h"
 #include "ipcount.h"
 #include "keys.h"
@@ -541,17 +543,25 @@ streams_reconnects(const struct streams *b)
 	return store_reconnects(b->sub);
 }
 
-/* Streams allowed: the configured cap, else what the fd limit leaves. */
+/*
+ * Streams allowed: the configured cap, else what the fd limit leaves
+ * below the descriptor reserve (fd_reserve): past it, each new connection
+ * would close another that has not sent its head yet, where a stream
+ * too many should get 503 too_many_streams instead.
+ */
 static size_t
 streams_cap(const struct conf *c)
 {
 	struct rlimit rl;
+	long high;
 
 	if (c->max_streams > 0)
 		return (size_t)c->max_streams;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == -1 || rl.rlim_cur < 128)
 		return 64;
-	return (size_t)rl.rlim_cur - 64;
+	high = connq_high_water(rl.rlim_cur > LONG_MAX ? LONG_MAX :
+	    (long)rl.rlim_cur, c->fd_reserve);
+	return high < 128 ? 64 : (size_t)high - 64;
 }
 
 /* max_streams and max_streams_per_ip from app->conf. */

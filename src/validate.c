@@ -32,6 +32,14 @@ valid_token(const char *s)
 	return s[14] == '4' && strchr("89ab", s[19]) != NULL;
 }
 
+int
+valid_content_length(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 0 && strspn(s, "0123456789") == n;
+}
+
 size_t
 utf8_next(const unsigned char *s, size_t n, unsigned *cp)
 {

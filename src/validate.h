@@ -10,6 +10,8 @@
 int valid_queue_id(const char *s);
 /* canonical lower-case version 4 UUID, 36 characters */
 int valid_token(const char *s);
+/* A Content-Length: one or more digits, nothing else (no sign, no space). */
+int valid_content_length(const char *s);
 /* 1 to 128 characters of valid UTF-8, no control characters (C0, DEL, C1) */
 int valid_user(const char *s, size_t len);
 

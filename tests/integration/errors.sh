@@ -263,6 +263,30 @@ raw_http < <(printf 'POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: applic
 check_status 400 "two different Content-Length headers -> 400"
 check_waiting open1 2 "... and nobody joins"
 
+# raw_error DESC: the last raw answer is 400 bad_request in JSON.
+raw_error() {
+	check_status 400 "$1 -> 400"
+	check_eq "$(sed '1,/^$/d' <<<"$BODY" | jq -r .error.code 2>/dev/null)" \
+	    bad_request "... as the JSON error bad_request"
+}
+
+# libevent reads "+2" with strtoll and frames a body of 2 bytes; a proxy
+# in front may not agree, so only digits frame a body. The answer closes
+# the connection: what follows cannot be trusted to start a request.
+raw_http < <(printf 'POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: +2\r\n\r\n{}GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n' "$Q")
+raw_error "Content-Length: +2"
+check_eq "$(grep -c '^HTTP/1' <<<"$BODY")" 1 \
+    "... and the connection ends there: the request after it gets no answer"
+check_waiting open1 2 "... and nobody joins"
+
+# HTTP/1.1 requires exactly one Host (RFC 9112, section 3.2); 1.0 none.
+raw_http < <(printf 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n')
+raw_error "HTTP/1.1 without Host"
+raw_http < <(printf 'GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n')
+raw_error "HTTP/1.1 with two Host headers"
+raw_http < <(printf 'GET /healthz HTTP/1.0\r\n\r\n')
+check_status 200 "HTTP/1.0 without Host -> 200"
+
 # HEAD is allowed on no path. Its 405 has a head alone, with the length the
 # body would have: a client never reads a body after HEAD, so one sent
 # anyway would be read as the start of the next answer on the connection.

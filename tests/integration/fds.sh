@@ -19,7 +19,12 @@ WINDOW_S=2	# how long its CPU use is watched while it is out of them
 
 command -v prlimit >/dev/null || bail "prlimit (util-linux) is installed"
 
+# The last resort alone: the reserve (fd_reserve) would close the held
+# connections, which send nothing, before accept() fails; slowconns.sh
+# tests the reserve.
 cat >"$WR_TMP/fds.conf" <<'EOF'
+fd_reserve = 0
+
 [queue q]
 mode        = rate
 state       = paused

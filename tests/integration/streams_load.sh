@@ -30,10 +30,11 @@ PUSH=3			# push_interval of the main daemon
 LUA=${TOP_SRCDIR:-$(dirname "$0")/../..}/src/lua
 
 # The main daemon: a small keepalive_interval, so the Redis-down checks see
-# several keepalives quickly.
+# several keepalives quickly. Its 1,000 visitors come from one address.
 cat >"$WR_TMP/main.conf" <<EOF2
 push_interval      = $PUSH
 keepalive_interval = 1
+max_conns_per_ip   = 0
 
 [queue big]
 mode        = rate

@@ -11,7 +11,9 @@
 	"log_level, pass_key_file, pass_cookie, pass_cookie_secure, " \
 	"pass_cookie_domain, join_rate_per_ip, " \
 	"trusted_proxies, max_body, keepalive_interval, stream_buffer, " \
-	"sentinel_password_file, redis_wait_replicas, page_template"
+	"sentinel_password_file, redis_wait_replicas, " \
+	"header_timeout, body_timeout, max_conns_per_ip, fd_reserve, " \
+	"page_template"
 #define QUEUE_KEYS "mode, batch, interval, max_active, active_ttl, " \
 	"waiting_ttl, max_waiting, state, redirect, page_template"
 #define ACC_LISTEN "host:port, host an IPv4 address, localhost or [IPv6], " \
@@ -54,6 +56,10 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(c.join_rate_per_ip, 0);
 	ck_assert_ptr_null(c.trusted_proxies);
 	ck_assert_int_eq(c.max_body, 4096);
+	ck_assert_int_eq(c.header_timeout, 10);
+	ck_assert_int_eq(c.body_timeout, 10);
+	ck_assert_int_eq(c.max_conns_per_ip, 256);
+	ck_assert_int_eq(c.fd_reserve, 5);
 	ck_assert_uint_eq(c.nqueues, 0);
 	conf_free(&c);
 

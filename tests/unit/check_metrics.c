@@ -71,7 +71,8 @@ has_line(const char *text, const char *line)
 START_TEST(test_format)
 {
 	struct metrics m;
-	struct metrics_process p = { 3, 1, 2, 0, 0 };
+	struct metrics_process p = { .streams = 3, .connections = 40,
+	    .reconnects_commands = 1, .reconnects_subscriber = 2 };
 	struct metrics_queue q = { "con\"cert", "paused", 10, 2, 5,
 	    { 100, 90, 80, 1, 2, 3 }, 3 };
 	struct strbuf b = { 0 };
@@ -81,6 +82,7 @@ START_TEST(test_format)
 	m.http[ROUTE_NONE][3] = 2;
 	histogram_observe(&m.http_latency, 0.002);
 	m.stream_closes[MCLOSE_SLOW_CLIENT] = 4;
+	m.conn_closes[MCONN_HEADER_TIMEOUT] = 2000;
 	metrics_format(&b, &m, &p, &q, 1);
 	ck_assert_int_eq(b.oom, 0);
 	ck_assert(has_line(b.s, "# TYPE waitroom_streams_open gauge"));
@@ -103,6 +105,11 @@ START_TEST(test_format)
 	    "waitroom_stream_closes_total{reason=\"slow_client\"} 4"));
 	ck_assert(has_line(b.s,
 	    "waitroom_redis_reconnects_total{connection=\"subscriber\"} 2"));
+	ck_assert(has_line(b.s, "waitroom_connections_open 40"));
+	ck_assert(has_line(b.s, "waitroom_connection_closes_total{"
+	    "reason=\"header_timeout\"} 2000"));
+	ck_assert(has_line(b.s, "waitroom_connection_closes_total{"
+	    "reason=\"fd_reserve\"} 0"));
 	ck_assert(has_line(b.s,
 	    "waitroom_queue_waiting{queue=\"con\\\"cert\"} 10"));
 	ck_assert(has_line(b.s,
@@ -136,6 +143,10 @@ START_TEST(test_counting)
 	ck_assert_uint_eq(m->stream_closes[MCLOSE_CLIENT_GONE], 1);
 	ck_assert_uint_eq(m->stream_closes[MCLOSE_SHUTDOWN], 1);
 	ck_assert_uint_eq(m->stream_closes[MCLOSE_OTHER], 1);
+	metrics_conn_closes(MCONN_PER_IP, 3);
+	ck_assert_uint_eq(m->conn_closes[MCONN_PER_IP], 3);
+	ck_assert_str_eq(metrics_conn_close_name(MCONN_PER_IP),
+	    "max_conns_per_ip");
 }
 END_TEST
 

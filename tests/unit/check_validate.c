@@ -37,6 +37,23 @@ START_TEST(test_queue_id)
 }
 END_TEST
 
+/* What libevent's strtoll would take besides digits must not frame a body. */
+START_TEST(test_content_length)
+{
+	ck_assert_int_eq(valid_content_length("0"), 1);
+	ck_assert_int_eq(valid_content_length("2"), 1);
+	ck_assert_int_eq(valid_content_length("0042"), 1);
+	ck_assert_int_eq(valid_content_length("99999999999999999999"), 1);
+	ck_assert_int_eq(valid_content_length(""), 0);
+	ck_assert_int_eq(valid_content_length("+2"), 0);
+	ck_assert_int_eq(valid_content_length("-1"), 0);
+	ck_assert_int_eq(valid_content_length(" 2"), 0);
+	ck_assert_int_eq(valid_content_length("2 "), 0);
+	ck_assert_int_eq(valid_content_length("0x10"), 0);
+	ck_assert_int_eq(valid_content_length("2, 2"), 0);
+}
+END_TEST
+
 START_TEST(test_token_good)
 {
 	ck_assert_int_eq(valid_token(TOKEN), 1);
@@ -222,6 +239,7 @@ main(void)
 	TCase *tc = tcase_create("validate");
 
 	tcase_add_test(tc, test_queue_id);
+	tcase_add_test(tc, test_content_length);
 	tcase_add_test(tc, test_token_good);
 	tcase_add_test(tc, test_token_bad);
 	tcase_add_test(tc, test_user_good);
