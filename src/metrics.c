@@ -182,6 +182,10 @@ format_process(struct strbuf *b, const struct metrics *m,
 	family(b, "waitroom_streams_open", "gauge",
 	    "Server-Sent Events streams open (all workers).");
 	strbuf_add(b, "waitroom_streams_open %lu\n", p->streams);
+	family(b, "waitroom_streams_max", "gauge",
+	    "Streams accepted before 503 too_many_streams: max_streams, or "
+	    "what the descriptor limit leaves (all workers).");
+	strbuf_add(b, "waitroom_streams_max %lu\n", p->streams_max);
 	family(b, "waitroom_stream_closes_total", "counter",
 	    "Streams ended, by reason.");
 	for (int i = 0; i < MCLOSE_NREASONS; i++)
