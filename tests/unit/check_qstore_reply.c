@@ -279,8 +279,8 @@ START_TEST(test_tick_and_figures)
 	struct queue_figures f;
 
 	reset();
-	ck_assert_int_eq(qreply_tick(arr(4, num(1), num(2), num(3), num(4)),
-	    &t), 0);
+	ck_assert_int_eq(qreply_tick(arr(5, num(1), num(2), num(3), num(4),
+	    num(0)), &t), 0);
 	ck_assert_int_eq(t.expired, 1);
 	ck_assert_int_eq(t.admitted, 3);
 	ck_assert_int_eq(t.waiting, 4);
