@@ -563,7 +563,7 @@ admit_sub() {
 	local k='wr:{sub}' cmds=(MULTI)
 	[ "${1-}" = cut ] && cmds+=("CLIENT KILL TYPE pubsub" "PUBSUB NUMPAT")
 	cmds+=("HSET $k:config state open"
-	    "EVALSHA $sha 7 $k:config $k:seq $k:waiting $k:active $k:seen $k:stats $k:tick $k:events 5000"
+	    "EVALSHA $sha 8 $k:config $k:seq $k:waiting $k:active $k:seen $k:stats $k:tick $k:full $k:events 5000 -1"
 	    "HSET $k:config state paused" EXEC)
 	ADMIT_AT=$EPOCHREALTIME
 	printf '%s\n' "${cmds[@]}" | rcli >"$WR_TMP/admit.out" 2>&1
@@ -572,7 +572,7 @@ admit_sub() {
 
 subs0=$(grep -c 'event=store_ready role=subscriber' "$WR_TMP/waitroomd.log")
 admit_sub cut
-# ADMIT: killed, patterns left, HSET, then tick: expired, abandoned, admitted, waiting; HSET
+# ADMIT: killed, patterns left, HSET, then tick: expired, abandoned, admitted, waiting, full; HSET
 check_eq "${ADMIT[1]:-}/${ADMIT[5]:-}" 0/10 \
     "the subscribers are cut (no pattern listened to) and the next 10 are admitted in that instant" ||
     diag "$(cat "$WR_TMP/admit.out")"
