@@ -16,10 +16,8 @@ command -v python3 >/dev/null 2>&1 ||
     bail "python3 is installed (tools/check-all installs it)"
 PROMCHECK=$(dirname "$0")/promcheck.py
 
-ADMIN_TOKEN=admin-token-for-tests-0123456789
-printf '%s\n' "$ADMIN_TOKEN" >"$WR_TMP/admin.token"
-cat >"$WR_TMP/metrics.conf" <<EOF2
-admin_token_file = $WR_TMP/admin.token
+wr_admin_conf "$WR_TMP/metrics.conf"
+cat >>"$WR_TMP/metrics.conf" <<'EOF2'
 push_interval    = 1
 max_streams      = 50
 

@@ -22,19 +22,13 @@ SRC=${TOP_SRCDIR:-$(dirname "$0")/../..}
 RULES=$SRC/etc/prometheus/waitroom-rules.yml
 DASHBOARD=$SRC/etc/grafana/waitroom.json
 
-ADMIN_TOKEN=admin-token-for-tests-0123456789
-printf '%s\n' "$ADMIN_TOKEN" >"$WR_TMP/admin.token"
-cat >"$WR_TMP/prom.conf" <<EOF2
-admin_token_file = $WR_TMP/admin.token
-push_interval    = 1
-max_streams      = 40
+# Paused: only the admin API admits, so the line is what the test made.
+wr_admin_conf "$WR_TMP/prom.conf"
+cat >>"$WR_TMP/prom.conf" <<'EOF2'
+max_streams = 40
 
 [queue concert]
-mode        = rate
-batch       = 1
-interval    = 1
-state       = paused
-waiting_ttl = 600
+state = paused
 EOF2
 
 # ---- promtool: the rules and their tests ------------------------------------
