@@ -104,6 +104,7 @@ check "Prometheus scrapes waitroomd (up == 1)" \
 
 # ---- Redis away: the alert ---------------------------------------------------
 
+# shellcheck disable=SC2034 # read by wait_until's code
 PENDING='ALERTS{alertname="WaitroomRedisUnreachable"}'
 stop_redis
 check "without Redis, WaitroomRedisUnreachable is raised (pending its minute)" \
