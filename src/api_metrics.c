@@ -31,6 +31,7 @@ api_metrics_publish(struct app *app)
 
 	live.streams = streams_count(app->streams);
 	live.connections = http_connections(app->http);
+	live.streams_max = streams_max(app->streams);
 	live.reconnects_commands = store_reconnects(app->store);
 	live.reconnects_subscriber = streams_reconnects(app->streams);
 	live.store_full = qstore_full(app->qstore);
@@ -65,6 +66,7 @@ metrics_send(struct app *app, struct evhttp_request *req,
 	api_live_total(app, &m);
 	p.streams = total.streams;
 	p.connections = total.connections;
+	p.streams_max = total.streams_max;
 	p.reconnects_commands = total.reconnects_commands;
 	p.reconnects_subscriber = total.reconnects_subscriber;
 	p.draining = app->draining;

@@ -214,6 +214,9 @@ format_process(struct strbuf *b, const struct metrics *m,
 {
 	gauge(b, "waitroom_streams_open",
 	    "Server-Sent Events streams open (all workers).", p->streams);
+	gauge(b, "waitroom_streams_max",
+	    "Streams accepted before 503 too_many_streams: max_streams, or "
+	    "what the descriptor limit leaves (all workers).", p->streams_max);
 	by_reason(b, "waitroom_stream_closes_total",
 	    "Streams ended, by reason.", close_names, m->stream_closes,
 	    MCLOSE_NREASONS);

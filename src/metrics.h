@@ -60,6 +60,7 @@ struct metrics_process {
 	unsigned long reconnects_commands, reconnects_subscriber;
 	int draining;
 	int store_full;		/* Redis refuses writes for memory */
+	unsigned long streams_max;	/* accepted before 503 too_many_streams */
 };
 
 /* A growing string; on allocation failure it stays short and sets oom. */

@@ -105,6 +105,7 @@ add_live(struct mshare_live *to, const struct mshare_live *l)
 {
 	to->streams += l->streams;
 	to->connections += l->connections;
+	to->streams_max += l->streams_max;
 	to->reconnects_commands += l->reconnects_commands;
 	to->reconnects_subscriber += l->reconnects_subscriber;
 	to->store_full |= l->store_full;

@@ -25,7 +25,7 @@ struct mshare_queue {
 };
 
 struct mshare_live {
-	unsigned long streams;
+	unsigned long streams, streams_max;
 	unsigned long connections;
 	unsigned long reconnects_commands, reconnects_subscriber;
 	int store_full;			/* any worker's Redis is full */

@@ -526,6 +526,12 @@ streams_count(const struct streams *b)
 	return b->streams.count;
 }
 
+size_t
+streams_max(const struct streams *b)
+{
+	return b->max_streams;
+}
+
 int
 streams_queue_at(const struct streams *b, size_t i, const char **name,
     size_t *streams)

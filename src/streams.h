@@ -54,6 +54,8 @@ void streams_start(struct streams *b, struct evhttp_request *req,
 void streams_drain(struct streams *b, long retry_ms);
 
 size_t streams_count(const struct streams *b);
+/* Streams this process accepts: max_streams, or what the fd limit leaves. */
+size_t streams_max(const struct streams *b);
 /* The i-th queue this process has streamed and its streams; -1 past the end. */
 int streams_queue_at(const struct streams *b, size_t i, const char **name,
     size_t *streams);

@@ -595,6 +595,18 @@ random_uuid() {
 	cat /proc/sys/kernel/random/uuid
 }
 
+# ---- the admin API -------------------------------------------------------------
+
+# wr_admin_conf FILE: a bearer token for the admin API in
+# $WR_TMP/admin.token (ADMIN_TOKEN), and FILE begun with the
+# admin_token_file line naming it; the caller appends the rest.
+ADMIN_TOKEN=''
+wr_admin_conf() {
+	ADMIN_TOKEN=admin-token-for-tests-0123456789
+	printf '%s\n' "$ADMIN_TOKEN" >"$WR_TMP/admin.token"
+	printf 'admin_token_file = %s\n' "$WR_TMP/admin.token" >"$1"
+}
+
 # ---- more instances ---------------------------------------------------------
 
 # start_more_waitroomd NAME CONF [ARG...]: one more waitroomd on the private

@@ -6,7 +6,8 @@
 # admissions, open streams and why they closed, requests by route and
 # status class. /readyz says 503 while the daemon drains. With workers = 2,
 # every scrape tells the whole daemon's figures, whichever worker answers:
-# counters never go back, open streams are counted over both workers.
+# counters never go back, open streams and their cap are counted over both
+# workers.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -15,11 +16,10 @@ command -v python3 >/dev/null 2>&1 ||
     bail "python3 is installed (tools/check-all installs it)"
 PROMCHECK=$(dirname "$0")/promcheck.py
 
-ADMIN_TOKEN=admin-token-for-tests-0123456789
-printf '%s\n' "$ADMIN_TOKEN" >"$WR_TMP/admin.token"
-cat >"$WR_TMP/metrics.conf" <<EOF2
-admin_token_file = $WR_TMP/admin.token
+wr_admin_conf "$WR_TMP/metrics.conf"
+cat >>"$WR_TMP/metrics.conf" <<'EOF2'
 push_interval    = 1
+max_streams      = 50
 
 [queue shop]
 mode        = rate
@@ -69,6 +69,7 @@ check_metric 'waitroom_queue_state{queue="shop",state="paused"}' 1 "shop: paused
 check_metric 'waitroom_queue_state{queue="shop",state="open"}' 0 "shop: open is 0"
 check_metric 'waitroom_queue_waiting{queue="other-q"}' 0 "every queue is there"
 check_metric 'waitroom_streams_open' 0 "no stream open"
+check_metric 'waitroom_streams_max' 50 "max_streams is exported"
 check_metric 'waitroom_draining' 0 "not draining"
 
 # ---- traffic -----------------------------------------------------------------
@@ -194,6 +195,7 @@ for v in "${seen[@]}"; do
 done
 check_eq "$ok" 1 "10 scrapes all count the 30 /healthz of both workers, never going back (${seen[*]})"
 check_valid "the summed exposition is valid"
+check_metric 'waitroom_streams_max' 100 "streams_max: max_streams of each of the 2 workers, added"
 
 # streams_all N: 6 scrapes in a row all say N streams open, N of them
 # shop's, and so does the admin view of shop each time.

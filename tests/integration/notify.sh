@@ -7,7 +7,9 @@
 # SIGTERM, with a STATUS= line, sent again every few seconds with the
 # streams open; in a single process (a socket path) and
 # with workers = 2 (an abstract '@' address: only the supervisor speaks).
-# The installed unit passes systemd-analyze verify, where that exists.
+# The installed unit passes systemd-analyze verify, where that exists, and
+# its exposure (systemd-analyze security) is at most 1.5; tools/systemd-check
+# runs it under a real systemd.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -98,6 +100,11 @@ else
 	check_eq "$(grep -i 'waitroomd.service' <<<"$out")" "" \
 	    "systemd-analyze verify finds nothing wrong with waitroomd.service"
 	check_match "$(grep -E '^(Type|NotifyAccess|ExecReload)=' "$unit" | paste -sd ' ')" \
-	    'Type=notify NotifyAccess=main ExecReload=/bin/kill -HUP \$MAINPID' \
+	    "Type=notify NotifyAccess=main ExecReload=/bin/sh -c 'kill -HUP \"\\\$\\\$MAINPID\"'" \
 	    "the unit is Type=notify, NotifyAccess=main, reloads with SIGHUP"
+	exposure=$(systemd-analyze security --offline=true \
+	    "$WR_TMP/waitroomd.service" 2>/dev/null |
+	    sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+	check "systemd-analyze security rates its exposure at most 1.5 ($exposure)" \
+	    awk -v e="$exposure" 'BEGIN { exit !(e != "" && e + 0 <= 1.5) }'
 fi

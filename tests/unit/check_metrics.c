@@ -72,7 +72,8 @@ START_TEST(test_format)
 {
 	struct metrics m;
 	struct metrics_process p = { .streams = 3, .connections = 40,
-	    .reconnects_commands = 1, .reconnects_subscriber = 2 };
+	    .reconnects_commands = 1, .reconnects_subscriber = 2,
+	    .streams_max = 1000 };
 	struct metrics_queue q = { "con\"cert", "paused", 10, 2, 5,
 	    { 100, 90, 80, 1, 2, 3 }, 3 };
 	struct strbuf b = { 0 };
@@ -87,6 +88,7 @@ START_TEST(test_format)
 	ck_assert_int_eq(b.oom, 0);
 	ck_assert(has_line(b.s, "# TYPE waitroom_streams_open gauge"));
 	ck_assert(has_line(b.s, "waitroom_streams_open 3"));
+	ck_assert(has_line(b.s, "waitroom_streams_max 1000"));
 	ck_assert(has_line(b.s,
 	    "waitroom_http_requests_total{route=\"join\",code=\"2xx\"} 7"));
 	ck_assert(has_line(b.s,
