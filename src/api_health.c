@@ -16,36 +16,32 @@ api_healthz(struct app *app, struct evhttp_request *req,
 	http_send_json(req, 200, json_pack("{s:s}", "status", "ok"));
 }
 
+/* 503 with Retry-After, code and why. */
+static void
+not_ready(struct evhttp_request *req, const char *retry, const char *code,
+    const char *why)
+{
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "Retry-After", retry);
+	http_send_error(req, 503, code, "%s", why);
+}
+
 void
 api_readyz(struct app *app, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
-	if (app->draining) {
-		evhttp_add_header(evhttp_request_get_output_headers(req),
-		    "Retry-After", "1");
-		http_send_error(req, 503, "draining", "this instance is "
-		    "shutting down; send new visitors elsewhere");
-		return;
-	}
-	if (store_is_readonly(app->store)) {
-		evhttp_add_header(evhttp_request_get_output_headers(req),
-		    "Retry-After", "1");
-		http_send_error(req, 503, "store_readonly", "the Redis reached "
-		    "is not a writable master (a replica, or a failover under "
-		    "way)");
-		return;
-	}
-	if (!store_is_ready(app->store)) {
+	if (app->draining)
+		not_ready(req, "1", "draining", "this instance is shutting "
+		    "down; send new visitors elsewhere");
+	else if (store_is_readonly(app->store))
+		not_ready(req, "1", "store_readonly", "the Redis reached is not "
+		    "a writable master (a replica, or a failover under way)");
+	else if (!store_is_ready(app->store))
 		http_send_unavailable(req);
-		return;
-	}
-	if (qstore_full(app->qstore)) {
-		evhttp_add_header(evhttp_request_get_output_headers(req),
-		    "Retry-After", "5");
-		http_send_error(req, 503, "store_full", "Redis is at maxmemory "
-		    "and refuses writes: no joins or admissions until it has "
-		    "room");
-		return;
-	}
-	http_send_json(req, 200, json_pack("{s:s}", "status", "ready"));
+	else if (qstore_full(app->qstore))
+		not_ready(req, "5", "store_full", "Redis is at maxmemory and "
+		    "refuses writes: no joins or admissions until it has room");
+	else
+		http_send_json(req, 200, json_pack("{s:s}", "status",
+		    "ready"));
 }

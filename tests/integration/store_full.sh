@@ -13,11 +13,8 @@
 
 D=$WR_READY_DEADLINE	# seconds for what should be quick (more under valgrind)
 TTL=5			# waiting_ttl: the shortest allowed
-ADMIN_TOKEN=admin-token-for-tests-0123456789
-printf '%s\n' "$ADMIN_TOKEN" >"$WR_TMP/admin.token"
-
-cat >"$WR_TMP/full.conf" <<EOF2
-admin_token_file = $WR_TMP/admin.token
+wr_admin_conf "$WR_TMP/full.conf"
+cat >>"$WR_TMP/full.conf" <<EOF2
 push_interval    = 1
 
 [queue f]
