@@ -17,6 +17,17 @@ standing_status(const struct standing *s, const char *queue,
 		st->redirect = s->redirect[0] ? s->redirect : NULL;
 		return;
 	}
-	st->position = s->n + 1;
+	standing_waiting(s, queue, s->token, s->n, st);
+}
+
+void
+standing_waiting(const struct standing *s, const char *queue,
+    const char *token, long long rank, struct token_status *st)
+{
+	memset(st, 0, sizeof *st);
+	st->queue = queue;
+	st->token = token;
+	st->waiting = s->waiting;
+	st->position = rank + 1;
 	st->eta_seconds = eta_seconds(&s->q, st->position);
 }

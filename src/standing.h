@@ -37,4 +37,11 @@ struct token_status {
 void standing_status(const struct standing *s, const char *queue,
     struct token_status *st);
 
+/*
+ * The status of token waiting at the 0-based rank, with the queue's facts
+ * of s: for a stream, whose batch shares one s among many tokens.
+ */
+void standing_waiting(const struct standing *s, const char *queue,
+    const char *token, long long rank, struct token_status *st);
+
 #endif

@@ -230,12 +230,7 @@ stream_status(struct streams *b, struct stream *st, const struct standing *s,
 	}
 	st->stalls = 0;
 	uuid_unparse_lower(st->token, tok);
-	memset(&ts, 0, sizeof ts);
-	ts.queue = b->queues[st->queue].name;
-	ts.token = tok;
-	ts.waiting = s->waiting;
-	ts.position = rank + 1;
-	ts.eta_seconds = eta_seconds(&s->q, ts.position);
+	standing_waiting(s, b->queues[st->queue].name, tok, rank, &ts);
 	stream_send(b, st, "status", reply_status_text(&ts));
 }
 
