@@ -115,7 +115,8 @@ snap() {
 	for k in seq waiting seen user:ann used:pow:c1 used:pow:c2; do
 		rcli DUMP "wr:{q}:$k" | od -c | md5sum
 	done
-	rcli DBSIZE
+	# (not DBSIZE: the admission ticks make their own keys meanwhile)
+	rcli --scan --pattern 'wr:{q}:u*' | sort
 }
 s1=$(snap)
 out=$(run q "2:ann" "1:c1:1:$exp 2:c2:2:$exp" t14 t15)
