@@ -162,3 +162,13 @@ keys_epoch(char buf[KEYS_MAX], const char *prefix)
 		return -1;
 	return keys_join(buf, KEYS_MAX, piece) == -1 ? -1 : 0;
 }
+
+int
+keys_powkey(char buf[KEYS_MAX], const char *prefix)
+{
+	const char *piece[] = { prefix, ":powkey", NULL };
+
+	if (!keys_valid_prefix(prefix))
+		return -1;
+	return keys_join(buf, KEYS_MAX, piece) == -1 ? -1 : 0;
+}

@@ -61,6 +61,12 @@ int keys_dropped(char buf[KEYS_MAX], const char *prefix, const char *queue);
 /* <prefix>:epoch, the marker of Redis's data (epoch.lua). */
 int keys_epoch(char buf[KEYS_MAX], const char *prefix);
 
+/*
+ * <prefix>:powkey, the HMAC key of the proof-of-work challenges that
+ * every instance shares (64 hex digits, written once: challenge.c).
+ */
+int keys_powkey(char buf[KEYS_MAX], const char *prefix);
+
 /* <prefix>:{<queue>}:full: when Redis was last seen full (tick.lua). */
 int keys_full(char buf[KEYS_MAX], const char *prefix, const char *queue);
 

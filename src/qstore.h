@@ -49,6 +49,8 @@ struct queue_figures {
 struct tick_figures {
 	long long expired, abandoned, admitted, waiting;
 	long long full_ms;	/* Redis refused writes at this time; 0: no */
+	int pow_bits;		/* the work a join needs now; -1: off */
+	long long pow_ttl;	/* seconds a challenge stays valid */
 };
 
 
@@ -188,6 +190,9 @@ int qstore_drop(struct qstore *qs, const char *queue, qs_done_cb *cb,
 typedef void qs_epoch_cb(enum result r, const char *value, int created,
     void *arg);
 int qstore_epoch(struct qstore *qs, const char *fresh, qs_epoch_cb *cb,
+    void *arg);
+/* The same for the challenges' HMAC key (keys_powkey). */
+int qstore_powkey(struct qstore *qs, const char *fresh, qs_epoch_cb *cb,
     void *arg);
 
 /*
