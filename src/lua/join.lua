@@ -16,7 +16,10 @@
 -- refused ('used') before anything else, even when its user holds a
 -- place; a join that is answered with a place, new or the user's own,
 -- counts one use (INCR, PEXPIREAT) at once, so a second join carrying the
--- same key later in the batch sees it; any other answer counts none.
+-- same key later in the batch sees it; any other answer counts none. A
+-- key of limit 1 (a challenge: every join of a drop carries one) is
+-- checked and claimed in one call (SET NX GET PXAT) and deleted again
+-- when the join gets no place: one call per join instead of three.
 -- A capacity queue with a free slot and nobody waiting admits the joiner
 -- at once: the entry's status is then 'active'.
 -- Reply: { head, entry 1, ..., entry n }, where head is the part of
@@ -92,7 +95,13 @@ local function admit_now(token)
 end
 
 local function join_one(i, token, userkey, guard)
-  if guard and tonumber(redis.call('GET', guard.key) or '0') >=
+  if guard and guard.limit == 1 then
+    if redis.call('SET', guard.key, '1', 'NX', 'GET', 'PXAT',
+        guard.expires) then
+      return 'used'
+    end
+    guard.claimed = true
+  elseif guard and tonumber(redis.call('GET', guard.key) or '0') >=
       guard.limit then
     return 'used'
   end
@@ -125,10 +134,16 @@ local function join_one(i, token, userkey, guard)
   return 'new'
 end
 
--- A use counts for any answer with a place ('new...', 'existing...').
+-- A use counts for any answer with a place ('new...', 'existing...');
+-- a claimed key of a join that got none ('closed', 'full') goes again.
 local function count_use(guard, r)
   local w = string.sub(r, 1, 3)
-  if w == 'new' or w == 'exi' then
+  local placed = w == 'new' or w == 'exi'
+  if guard.claimed then
+    if not placed then
+      redis.call('DEL', guard.key)
+    end
+  elseif placed then
     redis.call('INCR', guard.key)
     redis.call('PEXPIREAT', guard.key, guard.expires)
   end
@@ -147,7 +162,7 @@ local first = 3 + nu + 3 * ng
 for i = 1, n do
   local guard = guard_of[i]
   out[i + 1] = join_one(i, ARGV[first + i], user_of[i], guard)
-  if guard then
+  if guard and out[i + 1] ~= 'used' then
     count_use(guard, out[i + 1])
   end
 end
