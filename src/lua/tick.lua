@@ -83,9 +83,9 @@ local function pow_now(writable)
   if rate <= calm then
     return 0, ttl
   end
-  local bits = (tonumber(p[4]) or 14) +
+  local bits = (tonumber(p[4]) or 16) +
     math.floor(math.log(rate / calm) / math.log(2))
-  return math.min(bits, tonumber(p[5]) or 20), ttl
+  return math.min(bits, tonumber(p[5]) or 22), ttl
 end
 
 if full then

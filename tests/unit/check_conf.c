@@ -671,7 +671,7 @@ collect(const char *key, const char *value, void *arg)
 
 /* The proof-of-work keys' defaults; pow_bits auto is written 0. */
 #define POW_DEFAULTS "join_challenge=off;pow_bits=0;pow_ttl=300;" \
-    "pow_start_bits=14;pow_max_bits=20;pow_calm_rate=10;"
+    "pow_start_bits=16;pow_max_bits=22;pow_calm_rate=10;"
 
 START_TEST(test_queue_fields)
 {
