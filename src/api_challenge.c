@@ -18,6 +18,14 @@
 #include "metrics.h"
 #include "text.h"
 
+/*
+ * How long a used challenge's record outlives the challenge: instances
+ * check expiry by their own clock and Redis drops the record by its own,
+ * so a clock behind Redis's by less than this cannot let a challenge be
+ * spent twice.
+ */
+#define POW_USED_SLACK 60
+
 /* 403 code with message, and a fresh challenge when fresh_bits >= 0. */
 static void
 refuse(struct app *app, struct evhttp_request *req, const char *queue,
@@ -80,7 +88,7 @@ api_join_proof(struct app *app, struct evhttp_request *req,
 	}
 	text_copy(p->id, sizeof p->id, c.random);
 	p->use.kind = "pow", p->use.id = p->id, p->use.limit = 1;
-	p->use.expires_ms = c.expires * 1000;
+	p->use.expires_ms = (c.expires + POW_USED_SLACK) * 1000;
 	p->has_use = 1;
 	return 0;
 }

@@ -105,7 +105,7 @@ join q
 check_error 403 challenge_required "a join without a challenge -> 403 challenge_required"
 check_jq '.error.challenge | (.challenge | type == "string") and .bits == 12 and
     (.expires | type == "number")' "... with a fresh challenge in the error"
-fresh=$(json .error.challenge.challenge)
+fresh=$(json .error.challenge.challenge) fresh_exp=$(json .error.challenge.expires)
 
 fetch q
 wrong=$("$SOLVE" "$CH" 12 --wrong)
@@ -152,6 +152,9 @@ join q "$(body "$fresh" "$fnon")"
 check_status 201 "the solved challenge of the 403 -> 201"
 check_jq '.position == 1' "... with a place"
 check_waiting q $((w + 1)) "... in the line"
+IFS=. read -r _ _ _ _ rnd _ <<<"$fresh"
+check_eq "$(rcli PEXPIRETIME "wr:{q}:used:pow:$rnd")" $(((fresh_exp + 60) * 1000)) \
+    "... and its use is kept until a minute after the challenge expires"
 
 s2=$(snap)
 join q "$(body "$fresh" "$fnon")"
