@@ -67,8 +67,10 @@ api_join_proof(struct app *app, struct evhttp_request *req,
 	}
 	if (challenge == NULL) {
 		refuse(app, req, queue, MPOW_REQUIRED, "challenge_required",
-		    "this line asks for a proof of work: solve the challenge "
-		    "given here and join with \"challenge\" and \"nonce\"",
+		    "this line asks for a proof of work at the moment, which "
+		    "the waiting page solves by itself: solve the challenge "
+		    "given here (doc/api.md, \"Proof of work\") and join again "
+		    "with \"challenge\" and \"nonce\"",
 		    bits, ttl);
 		return -1;
 	}
