@@ -47,10 +47,11 @@ SOLVE=$TOP_SRCDIR/tests/integration/pow_solve.py
 start_redis
 start_waitroomd "$WR_TMP/pow.conf"
 wait_ready || bail "the daemon is ready" "$(wr_last)"
-# A queue's challenge is known once its first tick answered (250 ms).
-for q in q other brief busy; do
-	wait_until "http GET /v1/queues/$q/challenge; [ \"\$STATUS\" = 200 ]" ||
-	    bail "GET /v1/queues/$q/challenge answers 200" "$(wr_last)"
+# Every queue ticked once: the tick makes keys of its own (seq), which
+# the snapshots below must not see appear.
+for q in q other brief busy free; do
+	wait_until "[ \"\$(rcli EXISTS 'wr:{$q}:seq')\" = 1 ]" ||
+	    bail "queue $q has been ticked"
 done
 
 # fetch Q: a new challenge of Q into CH, its bits into BITS.
