@@ -80,7 +80,7 @@ check_eq "$(rcli GET 'wr:{q}:seq')" "$seq" "... and writes no sequence"
 # ---- within one run ---------------------------------------------------------
 
 out=$(run q "" "1:c2:2:$exp 2:c2:2:$exp 3:c2:2:$exp 4:c3:1:$exp" t3 t4 t5 t6 t7)
-check_eq "$(echo $out)" "new new used new new" \
+check_eq "${out//$'\n'/ }" "new new used new new" \
     "joins in one run see the uses counted before them (limit 2)"
 check_eq "$(rcli GET 'wr:{q}:used:pow:c2')" 2 "... which the key counts"
 check_eq "$(line q)" "${before}t3 t4 t6 t7 " \
@@ -120,7 +120,7 @@ snap() {
 }
 s1=$(snap)
 out=$(run q "2:ann" "1:c1:1:$exp 2:c2:2:$exp" t14 t15)
-check_eq "$(echo $out)" "used used" "two refusals in one run"
+check_eq "${out//$'\n'/ }" "used used" "two refusals in one run"
 check_eq "$(snap)" "$s1" "... change nothing in Redis"
 
 # ---- the daemon's own joins still work ------------------------------------

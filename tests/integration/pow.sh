@@ -128,6 +128,7 @@ join q "$(body "$ochal" "$onon")"
 check_error 403 challenge_failed "another queue's solved challenge -> 403 challenge_failed"
 
 fetch brief
+# shellcheck disable=SC2034 # bexp is read by wait_until's code
 bch=$CH bexp=$(json .expires)
 bnon=$("$SOLVE" "$bch" 4)
 wait_until '[ "$(date +%s)" -ge "$bexp" ]' 5 || bail "the brief challenge expires"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # wait_until's code is quoted
 #
 # pow_browser.sh: the waiting page on a queue that asks for a proof of
 # work. Without JavaScript the page and its join button say the line
