@@ -9,7 +9,8 @@
 # challenge_failed, an expired one 403 challenge_expired with a fresh one;
 # none of these changes anything in Redis. With pow_bits = auto: a calm
 # queue asks 0 bits, a burst of joins raises them. The challenges are
-# solved by pow_solve.py, written from doc/api.md, not from the daemon.
+# solved by pow_solve.py, written from doc/api.md, not from the daemon;
+# and doc/api.md's own 15-line solver is run as printed.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -220,6 +221,16 @@ wait_until 'fetch busy; [ "$BITS" -gt 0 ]' 5
 check_eq "$BITS" 6 "... raises the bits: pow_start_bits + 1 for 3x the calm rate"
 join busy
 check_error 403 challenge_required "... and a join now needs a challenge"
+
+# ---- doc/api.md's Python solver, as printed ------------------------------------
+
+awk '/^    import hashlib/ { on = 1 } on { print } /^    print\(json.load/ { exit }' \
+    "$TOP_SRCDIR/doc/api.md" | sed -e 's/^    //' \
+    -e "s|http://127.0.0.1:8080/v1/queues/concert|$WR_BASE/v1/queues/q|" \
+    >"$WR_TMP/solver.py"
+check_eq "$(wc -l <"$WR_TMP/solver.py")" 15 "doc/api.md's solver is 15 lines"
+out=$(timeout 60 python3 "$WR_TMP/solver.py" 2>&1)
+check_match "$out" "'status': 'waiting'" "... and joins a queue asking 12 bits"
 
 # ---- metrics ---------------------------------------------------------------
 
