@@ -23,6 +23,9 @@ struct tick {
 	int inflight;
 	int dropped;		/* unlinked; tick_done frees it */
 	int listed;		/* in the registry at the last sync */
+	int pow_known;		/* a tick answered, or the file: see pow_seed */
+	int pow_bits;		/* see admission_pow */
+	long pow_ttl;
 	struct tick *next;
 };
 
@@ -63,8 +66,16 @@ tick_done(enum result r, const struct tick_figures *f, void *arg)
 		return;
 	}
 	/* NO_QUEUE: not written yet; errors were logged by qstore.c. */
+	if (r == RESULT_NO_QUEUE)
+		t->pow_known = 0;
 	if (r != RESULT_OK)
 		return;
+	/* The work asked changes rarely, and an operator wants to see when. */
+	if (t->pow_known ? f->pow_bits != t->pow_bits : f->pow_bits > 0)
+		log_info("event=pow_bits queue=%s bits=%d", t->queue,
+		    f->pow_bits);
+	t->pow_known = 1;
+	t->pow_bits = f->pow_bits, t->pow_ttl = (long)f->pow_ttl;
 	if (f->expired > 0 || f->abandoned > 0 || f->admitted > 0)
 		log_info("event=tick queue=%s expired=%lld abandoned=%lld "
 		    "admitted=%lld waiting=%lld", t->queue, f->expired,
@@ -91,6 +102,18 @@ tick_find(const struct admission *a, const char *queue)
 		if (strcmp(t->queue, queue) == 0)
 			return t;
 	return NULL;
+}
+
+int
+admission_pow(const struct admission *a, const char *queue, int *bits,
+    long *ttl)
+{
+	const struct tick *t = tick_find(a, queue);
+
+	if (t == NULL || !t->pow_known)
+		return -1;
+	*bits = t->pow_bits, *ttl = t->pow_ttl;
+	return 0;
 }
 
 int
@@ -176,6 +199,19 @@ sync_fire(evutil_socket_t fd, short what, void *arg)
 		a->sync_inflight = 1;
 }
 
+/*
+ * Until its first tick answers, a queue of the file asks what the file
+ * says (auto: nothing, as for a calm queue), so an instance that just
+ * started does not take joins without the work its file asks for.
+ */
+static void
+pow_seed(struct tick *t, const struct queue_conf *q)
+{
+	t->pow_known = 1;
+	t->pow_bits = q->join_challenge ? (int)q->pow_bits : -1;
+	t->pow_ttl = q->pow_ttl;
+}
+
 struct admission *
 admission_new(struct app *app)
 {
@@ -188,9 +224,11 @@ admission_new(struct app *app)
 	if ((a->sync = evtimer_new(app->base, sync_fire, a)) == NULL)
 		goto fail;
 	period_add(a->sync);
-	for (size_t i = 0; i < c->nqueues; i++)
+	for (size_t i = 0; i < c->nqueues; i++) {
 		if (admission_add(a, c->queues[i].name) == -1)
 			goto fail;
+		pow_seed(a->ticks, &c->queues[i]);
+	}
 	return a;
 fail:
 	admission_free(a);

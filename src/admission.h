@@ -32,6 +32,16 @@ int admission_add(struct admission *a, const char *queue);
 /* Stop ticking queue (the admin API dropped it). */
 void admission_remove(struct admission *a, const char *queue);
 
+/*
+ * The proof of work a join of queue needs now, as its last tick said:
+ * *bits (-1: join_challenge is off; 0: none needed now) and *ttl, the
+ * seconds a challenge stays valid. -1 when no tick of queue has answered
+ * yet (not a queue, or one the admin API created less than a period
+ * ago); a queue of the file asks what the file says until then.
+ */
+int admission_pow(const struct admission *a, const char *queue, int *bits,
+    long *ttl);
+
 /* The names of the queues ticked, borrowed until the next change, sorted. */
 size_t admission_names(const struct admission *a, const char **names,
     size_t max);

@@ -15,6 +15,7 @@
 #include "clientaddr.h"
 #include "conf.h"
 #include "pass.h"
+#include "qstore.h"
 #include "reply.h"
 #include "result.h"
 #include "route.h"
@@ -81,6 +82,26 @@ int api_join_origin(struct app *app, struct evhttp_request *req);
 /* Joins: 0 to go on, or -1 after answering 429 rate_limited. */
 int api_join_rate(struct app *app, struct evhttp_request *req,
     const char *client);
+
+/* A join's proof of work, once checked: the use it spends in Redis. */
+struct api_proof {
+	int has_use;
+	struct qs_use use;	/* its id points into id */
+	char id[23];
+};
+/*
+ * Joins: does the join carry the proof of work its queue asks now
+ * (challenge and nonce from its body, NULL when none)? 0 to go on, with
+ * p's use for the join when it carried one; or -1 after answering 403
+ * challenge_required, challenge_failed or challenge_expired (or 503 while
+ * the key is not read yet).
+ */
+int api_join_proof(struct app *app, struct evhttp_request *req,
+    const char *queue, const char *challenge, const char *nonce,
+    struct api_proof *p);
+/* A join whose challenge was used already (RESULT_USED): 403. */
+void api_join_used(struct app *app, struct evhttp_request *req,
+    const char *queue);
 
 /* Tell this process's pass cache that token's session ended. */
 void api_session_ended(struct app *app, const char *queue,

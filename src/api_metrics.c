@@ -10,6 +10,7 @@
 
 #include <event2/buffer.h>
 
+#include "admission.h"
 #include "api.h"
 #include "admin_view.h"
 #include "streams.h"
@@ -96,6 +97,7 @@ metrics_done(enum result r, const char *const *names,
 	struct api_call *c = arg;
 	struct metrics_queue *qs = calloc(n ? n : 1, sizeof *qs);
 	size_t k = 0;
+	long ttl;
 
 	if (qs == NULL || r != RESULT_OK) {
 		free(qs);
@@ -115,6 +117,9 @@ metrics_done(enum result r, const char *const *names,
 		q->waiting = f[i].waiting, q->active = f[i].active;
 		q->last_minute = f[i].last_minute;
 		memcpy(q->totals, f[i].totals, sizeof q->totals);
+		if (admission_pow(c->app->admission, q->name, &q->pow_bits,
+		    &ttl) == -1)
+			q->pow_bits = -1;
 		k++;
 	}
 	metrics_send(c->app, c->req, qs, k);

@@ -4,7 +4,9 @@
  * every endpoint: the queue summary (does it exist, is it closed) or, for
  * ?token= (the path of browsers without JavaScript), the token's status.
  * POST /q/{q} is the join button of that path: it joins and sends the
- * browser (303) to its own ?token= page, which reloads itself.
+ * browser (303) to its own ?token= page, which reloads itself. While the
+ * queue asks for a proof of work, that path cannot join: the page says
+ * the line needs JavaScript (the script solves the work and joins).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include <event2/keyvalq_struct.h>
 #include <uuid/uuid.h>
 
+#include "admission.h"
 #include "api.h"
 #include "conf.h"
 #include "join_batch.h"
@@ -95,6 +98,17 @@ page_result(struct page_call *p, enum result r)
 	page_send(p, a->status, &v);
 }
 
+/* Does a join of queue need a proof of work now? */
+static int
+page_needs_work(const struct app *app, const char *queue)
+{
+	int bits;
+	long ttl;
+
+	return admission_pow(app->admission, queue, &bits, &ttl) == 0 &&
+	    bits > 0;
+}
+
 static void
 page_summary_done(enum result r, const struct standing *s, void *arg)
 {
@@ -105,6 +119,7 @@ page_summary_done(enum result r, const struct standing *s, void *arg)
 		page_result(p, r);
 	else {
 		page_view_init(&v, p, s->q.state == STATE_CLOSED ? "closed" :
+		    page_needs_work(p->call.app, p->call.queue) ? "needs_js" :
 		    "join");
 		v.waiting = s->waiting;
 		page_send(p, s->q.state == STATE_CLOSED ? 409 : 200, &v);
@@ -171,7 +186,7 @@ page_join(struct page_call *p)
 	uuid_unparse_lower(uu, p->call.token);
 	http_await(p->call.req);
 	if (join_batch_add(p->call.app->join_batch, p->call.queue,
-	    p->call.token, NULL, page_joined, p) == -1) {
+	    p->call.token, NULL, NULL, page_joined, p) == -1) {
 		page_result(p, RESULT_ERROR);
 		free(p);
 	}
@@ -216,6 +231,11 @@ api_page(struct app *app, struct evhttp_request *req,
 	p->call.app = app, p->call.req = req;
 	strcpy(p->call.queue, m->queue);
 	page_query(req, p, &bad_token);
+	if (m->method == RM_POST && page_needs_work(app, m->queue)) {
+		page_say(p, 403, "needs_js");
+		free(p);
+		return;
+	}
 	if (m->method == RM_POST) {
 		page_join(p);
 		return;

@@ -36,6 +36,11 @@ join_done(enum result r, const struct standing *s, void *arg)
 	struct api_call *c = arg;
 	char tok[9];
 
+	if (r == RESULT_USED) {
+		api_join_used(c->app, c->req, c->queue);
+		free(c);
+		return;
+	}
 	if (r != RESULT_NEW && r != RESULT_EXISTING) {
 		api_send_result(c, r);
 		free(c);
@@ -53,12 +58,39 @@ join_done(enum result r, const struct standing *s, void *arg)
 	free(c);
 }
 
+/* A join's challenge and nonce (NULL: none); -1 after answering 400. */
+static int
+join_proof_fields(struct evhttp_request *req, const json_t *doc,
+    const char **challenge, const char **nonce)
+{
+	switch (valid_join_proof(doc, challenge, nonce)) {
+	case JOIN_PROOF_OK:
+		return 0;
+	case JOIN_PROOF_PAIR:
+		http_send_error(req, 400, "bad_request", "\"challenge\" and "
+		    "\"nonce\" go together");
+		break;
+	case JOIN_PROOF_BAD_CHALLENGE:
+		http_send_error(req, 400, "bad_request", "\"challenge\" must "
+		    "be a string of 1 to 200 characters");
+		break;
+	case JOIN_PROOF_BAD_NONCE:
+		http_send_error(req, 400, "bad_request", "\"nonce\" must be 1 "
+		    "to 32 ASCII letters or digits");
+		break;
+	}
+	return -1;
+}
+
 /*
- * The optional body {"user": "..."} (valid_join_body has the rules): 0 and
- * *user (NULL when none) when good; -1 after answering 400.
+ * The optional body {"user": "...", "challenge": "...", "nonce": "..."}
+ * (valid_join_body and valid_join_proof have the rules): 0, *user (NULL
+ * when none), *challenge and *nonce (NULL when none) when good; -1 after
+ * answering 400.
  */
 static int
-join_body(struct evhttp_request *req, json_t **doc, const char **user)
+join_body(struct evhttp_request *req, json_t **doc, const char **user,
+    const char **challenge, const char **nonce)
 {
 	struct evbuffer *in = evhttp_request_get_input_buffer(req);
 	size_t len = evbuffer_get_length(in);
@@ -67,14 +99,15 @@ join_body(struct evhttp_request *req, json_t **doc, const char **user)
 	switch (valid_join_body(len ? (const char *)evbuffer_pullup(in, -1) :
 	    "", len, doc, user, &jerr)) {
 	case JOIN_BODY_OK:
-		return 0;
+		return join_proof_fields(req, *doc, challenge, nonce);
 	case JOIN_BODY_BAD_JSON:
 		http_send_error(req, 400, "bad_json", "the body is not valid "
 		    "JSON: %s (line %d)", jerr.text, jerr.line);
 		break;
 	case JOIN_BODY_BAD_SHAPE:
 		http_send_error(req, 400, "bad_request", "the body is a JSON "
-		    "object with at most one field, \"user\"");
+		    "object with at most the fields \"user\", \"challenge\" "
+		    "and \"nonce\"");
 		break;
 	case JOIN_BODY_USER_TYPE:
 		http_send_error(req, 400, "bad_request",
@@ -93,13 +126,15 @@ api_join(struct app *app, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct api_call *c;
-	const char *user;
+	const char *user, *challenge, *nonce;
+	struct api_proof proof;
 	json_t *doc = NULL;
 	uuid_t uu;
 
 	if (api_join_origin(app, req) == -1 ||
-	    join_body(req, &doc, &user) == -1 ||
+	    join_body(req, &doc, &user, &challenge, &nonce) == -1 ||
 	    api_join_rate(app, req, client) == -1 ||
+	    api_join_proof(app, req, m->queue, challenge, nonce, &proof) == -1 ||
 	    (c = api_call_new(app, req, m->queue, NULL)) == NULL)
 		goto done;
 	uuid_generate_random(uu);
@@ -107,7 +142,7 @@ api_join(struct app *app, struct evhttp_request *req,
 	/* Before the add: a full batch is sent, and may be answered, in it. */
 	http_await(req);
 	if (join_batch_add(app->join_batch, c->queue, c->token, user,
-	    join_done, c) == -1) {
+	    proof.has_use ? &proof.use : NULL, join_done, c) == -1) {
 		http_send_error(req, 500, "internal", "out of memory");
 		free(c);
 	}

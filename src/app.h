@@ -47,6 +47,8 @@ struct app {
 	int ready_fd;			/* a worker tells the supervisor here */
 	int said_ready;			/* READY=1 went to the service manager */
 	char epoch[33];			/* the marker of Redis's data; "": none */
+	unsigned char pow_key[32];	/* the challenges' HMAC key */
+	int pow_key_ok;			/* read from Redis (challenge.c) */
 };
 
 #endif

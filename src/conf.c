@@ -43,6 +43,7 @@ struct conf_key {
 static const char *const mode_names[] = { "rate", "capacity", NULL };
 static const char *const state_names[] = { "open", "paused", "closed", NULL };
 static const char *const bool_names[] = { "no", "yes", NULL };
+static const char *const challenge_names[] = { "off", "pow", NULL };
 
 #define G(f) .goff = offsetof(struct conf, f)
 #define Q(f) .qoff = offsetof(struct queue_conf, f)
@@ -126,6 +127,17 @@ static const struct conf_key conf_keys[] = {
 	{ "redirect", SC_QUEUE, Q(redirect),
 	  STR(conf_check_redirect, "a URL starting with http://, https:// or /, "
 	  "in UTF-8 without spaces or control characters, at most 2048 bytes") },
+	{ "join_challenge", SC_QUEUE, Q(join_challenge), .def = "off",
+	  ENUM(challenge_names) },
+	{ "pow_bits", SC_QUEUE, Q(pow_bits), .def = "auto", INT(1, 32),
+	  .autozero = 1 },
+	{ "pow_ttl", SC_QUEUE, Q(pow_ttl), .def = "300", INT(1, 86400) },
+	{ "pow_start_bits", SC_QUEUE, Q(pow_start_bits), .def = "16",
+	  INT(1, 32) },
+	{ "pow_max_bits", SC_QUEUE, Q(pow_max_bits), .def = "22",
+	  INT(1, 32) },
+	{ "pow_calm_rate", SC_QUEUE, Q(pow_calm_rate), .def = "10",
+	  INT(1, 1000000) },
 	{ "page_template", SC_BOTH, G(page_template), Q(page_template),
 	  PATH, RESTART },
 };

@@ -27,6 +27,12 @@ struct queue_conf {
 	int state;		/* enum queue_state */
 	char *redirect;		/* NULL: none */
 	char *page_template;	/* NULL: the global one or built-in */
+	int join_challenge;	/* 0 off, 1 pow (a proof of work) */
+	long pow_bits;		/* 0: auto */
+	long pow_ttl;		/* seconds a challenge stays valid */
+	long pow_start_bits;	/* auto: the bits just above pow_calm_rate */
+	long pow_max_bits;	/* auto: the cap */
+	long pow_calm_rate;	/* auto: joins/s that ask no work */
 };
 
 struct conf {

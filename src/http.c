@@ -67,7 +67,8 @@ static api_handler *const handlers[] = {
  */
 #define HTTP_PAGE_CSP "default-src 'none'; script-src 'self'; " \
 	"style-src 'self'; img-src 'self' data:; connect-src 'self'; " \
-	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	"worker-src 'self'; form-action 'self'; base-uri 'none'; " \
+	"frame-ancestors 'none'"
 #define HTTP_CORS_MAX_AGE "600"
 
 static long long

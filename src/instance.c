@@ -14,6 +14,7 @@
 #include "admission.h"
 #include "api.h"
 #include "app.h"
+#include "challenge.h"
 #include "conf.h"
 #include "http.h"
 #include "instance.h"
@@ -85,6 +86,7 @@ on_store_ready(int first, void *arg)
 	struct app *app = arg;
 
 	epoch_check(app);
+	challenge_key_load(app);
 	for (size_t i = 0; i < app->conf->nqueues; i++)
 		qstore_seed(app->qstore, &app->conf->queues[i],
 		    first ? "replace" : "missing");

@@ -56,6 +56,16 @@ static const struct text texts[] = {
 	{ "noscript", { "JavaScript is off, so this page reloads itself "
 	  "every few seconds.", "자바스크립트가 꺼져 있어 이 페이지가 몇 초마다 "
 	  "새로 고쳐집니다." } },
+	{ "checking", { "Checking your browser… about {n} seconds",
+	  "브라우저를 확인하는 중… 약 {n}초" } },
+	{ "checking_label", { "Checking your browser",
+	  "브라우저를 확인하는 중" } },
+	{ "needs_js", { "This line asks every browser for a short check "
+	  "before it joins, and that check needs JavaScript at the moment. "
+	  "Please turn JavaScript on and reload this page.",
+	  "이 대기열은 지금 줄을 서기 전에 브라우저를 잠시 확인하며, 이 확인에는 "
+	  "자바스크립트가 필요합니다. 자바스크립트를 켜고 이 페이지를 새로 "
+	  "고쳐 주세요." } },
 	{ "eta_soon", { "less than a minute", "1분 이내" } },
 	{ "eta_minute", { "about 1 minute", "약 1분" } },
 	{ "eta_minutes", { "about {n} minutes", "약 {n}분" } },

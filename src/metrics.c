@@ -21,6 +21,10 @@ static const char *const close_names[MCLOSE_NREASONS] = { "client_gone",
 static const char *const conn_close_names[MCONN_NREASONS] = {
     "header_timeout", "body_timeout", "max_conns_per_ip", "fd_reserve" };
 
+static const char *const pow_refusal_names[MPOW_NREASONS] = {
+    "challenge_required", "challenge_failed", "challenge_expired",
+    "challenge_used" };
+
 static const char *const class_names[5] = { "1xx", "2xx", "3xx", "4xx",
     "5xx" };
 
@@ -123,6 +127,18 @@ void
 metrics_store_reset(void)
 {
 	the_metrics->store_resets++;
+}
+
+void
+metrics_pow_issued(void)
+{
+	the_metrics->pow_issued++;
+}
+
+void
+metrics_pow_refused(enum metrics_pow_refusal reason)
+{
+	the_metrics->pow_refused[reason]++;
 }
 
 void
@@ -230,6 +246,13 @@ format_process(struct strbuf *b, const struct metrics *m,
 	    "Times Redis came back without the data this daemon knew (a "
 	    "restart without persistence, FLUSHALL).");
 	strbuf_add(b, "waitroom_store_resets_total %llu\n", m->store_resets);
+	family(b, "waitroom_pow_challenges_issued_total", "counter",
+	    "Proof-of-work challenges issued (GET .../challenge and 403s).");
+	strbuf_add(b, "waitroom_pow_challenges_issued_total %llu\n",
+	    m->pow_issued);
+	by_reason(b, "waitroom_pow_joins_refused_total",
+	    "Joins refused for their proof of work, by error code.",
+	    pow_refusal_names, m->pow_refused, MPOW_NREASONS);
 	format_http(b, m);
 	histogram_format(b, "waitroom_redis_command_duration_seconds",
 	    "Time from sending a Redis command to its answer.",
@@ -258,6 +281,24 @@ queue_line(struct strbuf *b, const char *name, const char *queue,
 	strbuf_add(b, "\"%s} %lld\n", extra, v);
 }
 
+/* Only queues that ask for a proof of work; no family when none does. */
+static void
+format_pow_bits(struct strbuf *b, const struct metrics_queue *qs, size_t n)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (qs[i].pow_bits < 0)
+			continue;
+		if (!any++)
+			family(b, "waitroom_queue_pow_difficulty", "gauge",
+			    "Leading zero bits a join's proof of work needs "
+			    "now.");
+		queue_line(b, "waitroom_queue_pow_difficulty", qs[i].name, "",
+		    qs[i].pow_bits);
+	}
+}
+
 static void
 format_gauges(struct strbuf *b, const struct metrics_queue *qs, size_t n)
 {
@@ -282,6 +323,7 @@ format_gauges(struct strbuf *b, const struct metrics_queue *qs, size_t n)
 	for (size_t i = 0; i < n; i++)
 		queue_line(b, "waitroom_queue_streams", qs[i].name, "",
 		    (long long)qs[i].streams);
+	format_pow_bits(b, qs, n);
 	family(b, "waitroom_queue_state", "gauge",
 	    "1 for the queue's state: open, paused or closed.");
 	for (size_t i = 0; i < n; i++)

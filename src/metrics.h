@@ -34,6 +34,11 @@ enum metrics_conn_close {
 	MCONN_FD_RESERVE, MCONN_NREASONS
 };
 
+/* Why a join's proof of work was refused (its 403 codes). */
+enum metrics_pow_refusal {
+	MPOW_REQUIRED, MPOW_FAILED, MPOW_EXPIRED, MPOW_USED, MPOW_NREASONS
+};
+
 struct metrics {
 	unsigned long long http[ROUTE_COUNT][5];	/* by route, 1xx..5xx */
 	struct histogram http_latency;
@@ -42,6 +47,8 @@ struct metrics {
 	/* Redis came back without its data; every worker sees each one. */
 	unsigned long long store_resets;
 	unsigned long long conn_closes[MCONN_NREASONS];
+	unsigned long long pow_issued;		/* challenges */
+	unsigned long long pow_refused[MPOW_NREASONS];	/* joins */
 };
 
 /* One queue's figures, as admin_show.lua reports them. */
@@ -51,6 +58,7 @@ struct metrics_queue {
 	long long waiting, active, last_minute;
 	long long totals[6];		/* joined .. removed */
 	unsigned long streams;		/* open on this instance */
+	int pow_bits;			/* asked now; -1: off or unknown */
 };
 
 /* What this process keeps besides struct metrics. */
@@ -83,6 +91,8 @@ void metrics_redis(double seconds);
 /* reason as stream_close logs it: "client gone", "slow client"... */
 void metrics_stream_close(const char *reason);
 void metrics_store_reset(void);
+void metrics_pow_issued(void);
+void metrics_pow_refused(enum metrics_pow_refusal reason);
 /* n connections closed for reason. */
 void metrics_conn_closes(enum metrics_conn_close reason, unsigned long n);
 /* The reason's name, in the metric's label and in logs: "header_timeout". */

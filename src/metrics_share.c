@@ -98,6 +98,9 @@ add_counts(struct metrics *to, const struct metrics *m)
 		to->store_resets = m->store_resets;
 	for (int i = 0; i < MCONN_NREASONS; i++)
 		to->conn_closes[i] += m->conn_closes[i];
+	to->pow_issued += m->pow_issued;
+	for (int i = 0; i < MPOW_NREASONS; i++)
+		to->pow_refused[i] += m->pow_refused[i];
 }
 
 static void

@@ -230,6 +230,19 @@ qstore_epoch(struct qstore *qs, const char *fresh, qs_epoch_cb *cb,
 	    LUA_EPOCH, 1, 2, argv);
 }
 
+/* The challenges' shared key: epoch.lua's "written once" on its key. */
+int
+qstore_powkey(struct qstore *qs, const char *fresh, qs_epoch_cb *cb,
+    void *arg)
+{
+	char key[KEYS_MAX];
+	const char *argv[2] = { key, fresh };
+
+	keys_powkey(key, qs->prefix);
+	return qcall_eval(qs, qcall_new(qs, read_epoch, cb, arg, "powkey",
+	    NULL), LUA_EPOCH, 1, 2, argv);
+}
+
 /* ---- the file's queues --------------------------------------------------- */
 
 static void

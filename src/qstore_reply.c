@@ -226,6 +226,7 @@ qreply_tick(const redisReply *r, struct tick_figures *t)
 	t->expired = v[TICK_EXPIRED], t->abandoned = v[TICK_ABANDONED];
 	t->admitted = v[TICK_ADMITTED], t->waiting = v[TICK_WAITING];
 	t->full_ms = v[TICK_FULL];
+	t->pow_bits = (int)v[TICK_POW_BITS], t->pow_ttl = v[TICK_POW_TTL];
 	return 0;
 }
 

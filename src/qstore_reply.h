@@ -26,7 +26,7 @@ enum ranks_field { RANKS_KINDS = FACTS_FIELDS, RANKS_VALUES, RANKS_FIELDS };
 
 /* tick.lua. */
 enum tick_field { TICK_EXPIRED, TICK_ABANDONED, TICK_ADMITTED, TICK_WAITING,
-	TICK_FULL, TICK_FIELDS };
+	TICK_FULL, TICK_POW_BITS, TICK_POW_TTL, TICK_FIELDS };
 
 /*
  * The pass check's lookup, MGET of the token's revoked key and the

@@ -2,7 +2,9 @@
 -- instance to find none; an instance that knew another value, or finds
 -- none where it knew one, knows Redis lost everything (a restart without
 -- persistence, FLUSHALL).
--- KEYS[1] the marker (<prefix>:epoch)
+-- Also the challenges' HMAC key (<prefix>:powkey), written once the same
+-- way (qstore_powkey).
+-- KEYS[1] the marker (<prefix>:epoch) or the key (<prefix>:powkey)
 -- ARGV[1] a fresh random value, used when there is none
 -- Reply: { value, 1 when written now else 0 }
 local v = redis.call('GET', KEYS[1])

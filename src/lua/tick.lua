@@ -15,8 +15,10 @@
 -- ARGV[2] most tokens moved or swept per kind in one call
 -- ARGV[3] how long ago (ms) this instance last saw Redis refuse a write
 --         for memory; -1: never
--- Reply: { expired, abandoned, admitted, waiting, full } (full: now when
--- Redis refused a write, else 0) or { 'no_queue' }
+-- Reply: { expired, abandoned, admitted, waiting, full, bits, pow_ttl }
+-- (full: now when Redis refused a write, else 0; bits: the proof of work
+-- a join needs now, -1 when join_challenge is off, see pow_now) or
+-- { 'no_queue' }
 local c = load_conf(KEYS[1])
 if not c then
   return { 'no_queue' }
@@ -37,8 +39,58 @@ if #ended > 0 then
   redis.call('HINCRBY', KEYS[6], 'expired', #ended)
 end
 
+-- (6) The bits of work a join needs now, and how long a challenge lives.
+-- pow_bits = auto follows the joins of the last 10 s, as every instance
+-- counts them (the stats hash's 'joined'): the field 'pow_win' keeps up to
+-- six "ms joined" marks, one written every 2 s by whichever instance ticks
+-- (not while Redis is full), and the rate is the joins since the oldest
+-- mark over at least 10 s. At or below pow_calm_rate: 0 (no work); above
+-- it, pow_start_bits plus one per doubling, up to pow_max_bits.
+local function pow_now(writable)
+  local p = redis.call('HMGET', KEYS[1], 'join_challenge', 'pow_bits',
+    'pow_ttl', 'pow_start_bits', 'pow_max_bits', 'pow_calm_rate')
+  local ttl = tonumber(p[3]) or 300
+  if p[1] ~= 'pow' then
+    return -1, ttl
+  end
+  local fixed = tonumber(p[2]) or 0
+  if fixed > 0 then
+    return fixed, ttl
+  end
+  local st = redis.call('HMGET', KEYS[6], 'joined', 'pow_win')
+  local joined, marks = tonumber(st[1]) or 0, {}
+  for m in string.gmatch(st[2] or '', '%d+') do
+    marks[#marks + 1] = tonumber(m)
+  end
+  local t = now_ms()
+  if writable and (#marks == 0 or t - marks[#marks - 1] >= 2000) then
+    marks[#marks + 1], marks[#marks + 2] = t, joined
+    while #marks > 12 do
+      table.remove(marks, 1)
+      table.remove(marks, 1)
+    end
+    local out = {}
+    for i = 1, #marks do
+      out[i] = string.format('%d', marks[i])
+    end
+    redis.call('HSET', KEYS[6], 'pow_win', table.concat(out, ' '))
+  end
+  local rate = 0
+  if #marks >= 2 then
+    rate = (joined - marks[2]) / math.max(10, (t - marks[1]) / 1000)
+  end
+  local calm = tonumber(p[6]) or 10
+  if rate <= calm then
+    return 0, ttl
+  end
+  local bits = (tonumber(p[4]) or 16) +
+    math.floor(math.log(rate / calm) / math.log(2))
+  return math.min(bits, tonumber(p[5]) or 22), ttl
+end
+
 if full then
-  return { #ended, 0, 0, redis.call('ZCARD', KEYS[3]), now }
+  local bits, pttl = pow_now(false)
+  return { #ended, 0, 0, redis.call('ZCARD', KEYS[3]), now, bits, pttl }
 end
 
 -- (2) waiters whose client has gone quiet, unless Redis was full lately
@@ -117,4 +169,5 @@ elseif t - at >= 5000 then
   end
   redis.call('HSET', KEYS[6], 'rate_at', t, 'rate_n', 0)
 end
-return { #ended, #quiet, admitted, waiting, 0 }
+local bits, pttl = pow_now(true)
+return { #ended, #quiet, admitted, waiting, 0, bits, pttl }

@@ -1,8 +1,10 @@
 // waitroom.js: the live part of the waiting page. It keeps one token per
 // queue in localStorage (so a reload or a new tab keeps the place), follows
 // the token's event stream and shows what comes: position, people ahead,
-// the whole line, the wait in words, progress since arrival. Every value
-// from the server is written with textContent, never as markup.
+// the whole line, the wait in words, progress since arrival. A queue that
+// asks for a proof of work answers the join with a challenge, which a Web
+// Worker (pow.js) solves while the page says so; then it joins again. Every
+// value from the server is written with textContent, never as markup.
 (function () {
   'use strict';
 
@@ -17,6 +19,8 @@
   var mine = null; // { token: ..., first: position at arrival }
   var lastPosition = 0;
   var redirecting = false;
+  var solving = null; // the Worker of a proof of work, while it runs
+  var challenges = 0; // challenges met since the last join that got in
 
   function $(id) { return document.getElementById(id); }
   function text(id, value) { var el = $(id); if (el) el.textContent = value; }
@@ -146,16 +150,74 @@
     };
   }
 
-  function join() {
+  // "Checking your browser… about N seconds", and how likely it is done.
+  function checking(secs, done) {
+    setState('checking');
+    text('wr-check-text', t('checking', Math.max(1, Math.round(secs))));
+    var bar = $('wr-check-progress');
+    if (bar) bar.value = Math.round(100 * done);
+  }
+
+  // Solve challenge c ({challenge, bits}) in a Worker, then join with it.
+  // Each try succeeds with chance 2^-bits, so the tries left are 2^bits on
+  // average however many were made: the estimate only learns the speed.
+  function work(c) {
+    if (!c.bits) { join({ challenge: c.challenge, nonce: '0' }); return; }
+    if (typeof Worker === 'undefined') { stopped('needs_js'); return; }
+    var expected = Math.pow(2, c.bits), rate = 1000000, started = Date.now();
+    checking(expected / rate, 0);
+    if (solving) solving.terminate();
+    solving = new Worker('/assets/pow.js');
+    solving.onmessage = function (ev) {
+      var d = ev.data || {};
+      if (typeof d.nonce !== 'string') {
+        rate = d.progress / Math.max((Date.now() - started) / 1000, 0.001);
+        checking(expected / rate, 1 - Math.exp(-d.progress / expected));
+        return;
+      }
+      solving.terminate();
+      solving = null;
+      join({ challenge: c.challenge, nonce: d.nonce });
+    };
+    solving.onerror = function () {
+      if (solving) solving.terminate();
+      solving = null;
+      stopped('needs_js');
+    };
+    solving.postMessage({ challenge: c.challenge, bits: c.bits });
+  }
+
+  // A join refused for its proof of work: solve the challenge that came
+  // with the refusal, or a new one. A few in a row (each used or failed)
+  // mean something is wrong: wait, then start over.
+  function challenged(err) {
+    var code = err && err.code;
+    if (!/^challenge_/.test(code || '')) { stopped('unavailable'); return; }
+    if (++challenges > 3) { challenges = 0; retryLater(join); return; }
+    if (err.challenge) { work(err.challenge); return; }
+    fetch(api + '/challenge', { cache: 'no-store' })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (c) { if (c) work(c); else retryLater(join); })
+      .catch(function () { retryLater(join); });
+  }
+
+  function join(proof) {
     closeStream();
     setState('waiting');
     text('wr-live-text', t('joining'));
-    fetch(api + '/tokens', { method: 'POST', cache: 'no-store' })
+    var init = { method: 'POST', cache: 'no-store' };
+    if (proof) {
+      init.headers = { 'Content-Type': 'application/json' };
+      init.body = JSON.stringify(proof);
+    }
+    fetch(api + '/tokens', init)
       .then(function (r) {
         if (r.status === 409) { stopped('closed'); return null; }
         if (r.status === 404) { stopped('notfound'); return null; }
-        if (!r.ok) { retryLater(join); return null; }
+        if (r.status === 403) return r.json().then(function (e) { challenged(e && e.error); });
+        if (!r.ok) { retryLater(function () { join(proof); }); return null; }
         return r.json().then(function (st) {
+          challenges = 0;
           mine = { token: st.token, first: st.position || 0 };
           save();
           if (st.status === 'active') { entered(st); return; }
@@ -163,7 +225,7 @@
           follow();
         });
       })
-      .catch(function () { retryLater(join); });
+      .catch(function () { retryLater(function () { join(proof); }); });
   }
 
   function start() {
@@ -174,6 +236,7 @@
         ev.preventDefault();
         forget();
         lastPosition = 0;
+        challenges = 0;
         join();
       });
     }

@@ -4,6 +4,7 @@ commands from descriptor 3 and writes answers and events to descriptor 4,
 one JSON message each, ended by a NUL byte. No WebSocket, no npm."""
 
 import base64
+import fcntl
 import json
 import os
 import subprocess
@@ -26,6 +27,15 @@ class Browser:
     def __init__(self, executable, profile_dir, timeout=10):
         to_chrome_r, self._to_chrome = os.pipe()
         self._from_chrome, from_chrome_w = os.pipe()
+        # Chromium's ends above 4: a pipe that came out as fd 3 or 4 would
+        # be overwritten by the other's dup2, or keep its close-on-exec.
+        for fd in (to_chrome_r, from_chrome_w):
+            high = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+            os.close(fd)
+            if fd == to_chrome_r:
+                to_chrome_r = high
+            else:
+                from_chrome_w = high
 
         def child_fds():
             os.dup2(to_chrome_r, 3)

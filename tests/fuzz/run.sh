@@ -6,7 +6,7 @@
 #
 #   FUZZ_TIME=60 make check     fuzz each target for 60 s (default 5)
 
-targets="pass http sse"
+targets="pass http sse pow"
 time=${FUZZ_TIME:-5}
 top_builddir=${TOP_BUILDDIR:-.}
 top_srcdir=${TOP_SRCDIR:-.}

@@ -29,6 +29,8 @@ max_streams = 40
 
 [queue concert]
 state = paused
+# calm, so no join needs a proof of work, but its bits are a figure
+join_challenge = pow
 EOF2
 
 # ---- promtool: the rules and their tests ------------------------------------
@@ -150,6 +152,8 @@ waitroom_connections_open
 waitroom_draining
 waitroom_http_request_duration_seconds
 waitroom_http_requests_total
+waitroom_pow_challenges_issued_total
+waitroom_pow_joins_refused_total
 waitroom_queue_abandoned_total
 waitroom_queue_active
 waitroom_queue_admitted_last_minute
@@ -157,6 +161,7 @@ waitroom_queue_admitted_total
 waitroom_queue_expired_total
 waitroom_queue_joined_total
 waitroom_queue_left_total
+waitroom_queue_pow_difficulty
 waitroom_queue_removed_total
 waitroom_queue_state
 waitroom_queue_streams

@@ -15,7 +15,8 @@
 	"header_timeout, body_timeout, max_conns_per_ip, fd_reserve, " \
 	"page_template"
 #define QUEUE_KEYS "mode, batch, interval, max_active, active_ttl, " \
-	"waiting_ttl, max_waiting, state, redirect, page_template"
+	"waiting_ttl, max_waiting, state, redirect, join_challenge, pow_bits, " \
+	"pow_ttl, pow_start_bits, pow_max_bits, pow_calm_rate, page_template"
 #define ACC_LISTEN "host:port, host an IPv4 address, localhost or [IPv6], " \
 	"port 0 to 65535"
 #define ACC_REDIS "host:port with port 1 to 65535, unix:/absolute/path, " \
@@ -668,6 +669,10 @@ collect(const char *key, const char *value, void *arg)
 	f->n++;
 }
 
+/* The proof-of-work keys' defaults; pow_bits auto is written 0. */
+#define POW_DEFAULTS "join_challenge=off;pow_bits=0;pow_ttl=300;" \
+    "pow_start_bits=16;pow_max_bits=22;pow_calm_rate=10;"
+
 START_TEST(test_queue_fields)
 {
 	struct queue_conf q;
@@ -675,10 +680,10 @@ START_TEST(test_queue_fields)
 
 	conf_queue_init(&q, "concert");
 	conf_queue_fields(&q, collect, &f);
-	ck_assert_int_eq(f.n, 8);
+	ck_assert_int_eq(f.n, 14);
 	ck_assert_str_eq(f.buf, "mode=rate;batch=100;interval=10;"
 	    "max_active=1000;active_ttl=300;waiting_ttl=120;max_waiting=0;"
-	    "state=open;");
+	    "state=open;" POW_DEFAULTS);
 
 	ck_assert_int_eq(conf_queue_set(&q, "mode", "capacity", err,
 	    sizeof err), 0);
@@ -691,10 +696,10 @@ START_TEST(test_queue_fields)
 	f.buf[0] = '\0';
 	f.n = 0;
 	conf_queue_fields(&q, collect, &f);
-	ck_assert_int_eq(f.n, 9);
+	ck_assert_int_eq(f.n, 15);
 	ck_assert_str_eq(f.buf, "mode=capacity;batch=100;interval=10;"
 	    "max_active=1000;active_ttl=300;waiting_ttl=120;max_waiting=0;"
-	    "state=closed;redirect=https://x.example/;");
+	    "state=closed;redirect=https://x.example/;" POW_DEFAULTS);
 	conf_queue_free(&q);
 }
 END_TEST

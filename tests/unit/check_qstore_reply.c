@@ -288,17 +288,20 @@ START_TEST(test_tick_and_figures)
 	struct queue_figures f;
 
 	reset();
-	ck_assert_int_eq(qreply_tick(arr(5, num(1), num(2), num(3), num(4),
-	    num(0)), &t), 0);
+	ck_assert_int_eq(qreply_tick(arr(7, num(1), num(2), num(3), num(4),
+	    num(0), num(-1), num(300)), &t), 0);
 	ck_assert_int_eq(t.expired, 1);
 	ck_assert_int_eq(t.admitted, 3);
 	ck_assert_int_eq(t.waiting, 4);
 	ck_assert_int_eq(t.full_ms, 0);
-	ck_assert_int_eq(qreply_tick(arr(5, num(1), num(0), num(0), num(4),
-	    num(1700000000123)), &t), 0);
+	ck_assert_int_eq(t.pow_bits, -1);	/* no challenge */
+	ck_assert_int_eq(t.pow_ttl, 300);
+	ck_assert_int_eq(qreply_tick(arr(7, num(1), num(0), num(0), num(4),
+	    num(1700000000123), num(16), num(60)), &t), 0);
 	ck_assert_int_eq(t.full_ms, 1700000000123);	/* Redis was full */
-	ck_assert_int_eq(qreply_tick(arr(4, num(1), num(2), num(3), num(4)),
-	    &t), -1);				/* a field short */
+	ck_assert_int_eq(t.pow_bits, 16);
+	ck_assert_int_eq(qreply_tick(arr(6, num(1), num(2), num(3), num(4),
+	    num(0), num(0)), &t), -1);		/* a field short */
 	ck_assert_int_eq(qreply_tick(arr(1, str("no_queue")), &t), -1);
 	ck_assert_int_eq(qreply_first(arr(1, str("no_queue"))),
 	    RESULT_NO_QUEUE);

@@ -1,0 +1,126 @@
+/*
+ * api_challenge.c: the join's proof of work (challenge.h): GET
+ * /v1/queues/{q}/challenge, and the check a join on such a queue must
+ * pass before it goes to Redis. What a queue asks now comes from its last
+ * admission tick (admission_pow), so neither costs a Redis call; the one
+ * Redis write, the challenge's use, is part of the join's own script run.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "admission.h"
+#include "api.h"
+#include "challenge.h"
+#include "http.h"
+#include "log.h"
+#include "metrics.h"
+#include "text.h"
+
+/*
+ * How long a used challenge's record outlives the challenge: instances
+ * check expiry by their own clock and Redis drops the record by its own,
+ * so a clock behind Redis's by less than this cannot let a challenge be
+ * spent twice.
+ */
+#define POW_USED_SLACK 60
+
+/* 403 code with message, and a fresh challenge when fresh_bits >= 0. */
+static void
+refuse(struct app *app, struct evhttp_request *req, const char *queue,
+    enum metrics_pow_refusal why, const char *code, const char *message,
+    int fresh_bits, long ttl)
+{
+	json_t *err = json_pack("{s:s,s:s}", "code", code, "message", message);
+	json_t *ch = fresh_bits >= 0 ? challenge_new(app, queue, fresh_bits,
+	    ttl) : NULL;
+
+	metrics_pow_refused(why);
+	log_debug("event=join_refused queue=%s reason=%s", queue, code);
+	if (err && ch)
+		json_object_set_new(err, "challenge", ch);
+	else
+		json_decref(ch);
+	http_send_json(req, 403, err ? json_pack("{s:o}", "error", err) :
+	    NULL);
+}
+
+int
+api_join_proof(struct app *app, struct evhttp_request *req,
+    const char *queue, const char *challenge, const char *nonce,
+    struct api_proof *p)
+{
+	struct pow_challenge c;
+	int bits;
+	long ttl;
+
+	p->has_use = 0;
+	if (admission_pow(app->admission, queue, &bits, &ttl) == -1 ||
+	    bits < 0)
+		return 0;	/* no such queue (yet), or no challenge */
+	if (challenge == NULL && bits == 0)
+		return 0;	/* calm: no work asked */
+	if (!app->pow_key_ok) {
+		http_send_unavailable(req);
+		return -1;
+	}
+	if (challenge == NULL) {
+		refuse(app, req, queue, MPOW_REQUIRED, "challenge_required",
+		    "this line asks for a proof of work at the moment, which "
+		    "the waiting page solves by itself: solve the challenge "
+		    "given here (doc/api.md, \"Proof of work\") and join again "
+		    "with \"challenge\" and \"nonce\"",
+		    bits, ttl);
+		return -1;
+	}
+	switch (challenge_check(app, queue, challenge, nonce, &c)) {
+	case POW_OK:
+		break;
+	case POW_EXPIRED:
+		refuse(app, req, queue, MPOW_EXPIRED, "challenge_expired",
+		    "the challenge has expired: solve the one given here",
+		    bits, ttl);
+		return -1;
+	default:
+		refuse(app, req, queue, MPOW_FAILED, "challenge_failed",
+		    "the nonce does not solve the challenge, or the challenge "
+		    "is not one this queue issued", -1, 0);
+		return -1;
+	}
+	text_copy(p->id, sizeof p->id, c.random);
+	p->use.kind = "pow", p->use.id = p->id, p->use.limit = 1;
+	p->use.expires_ms = (c.expires + POW_USED_SLACK) * 1000;
+	p->has_use = 1;
+	return 0;
+}
+
+void
+api_join_used(struct app *app, struct evhttp_request *req,
+    const char *queue)
+{
+	refuse(app, req, queue, MPOW_USED, "challenge_used", "this challenge "
+	    "was used for a join already: each buys one join; fetch a new one",
+	    -1, 0);
+}
+
+void
+api_challenge(struct app *app, struct evhttp_request *req,
+    const struct route_match *m, const char *client)
+{
+	json_t *ch;
+	int bits;
+	long ttl;
+
+	(void)client;
+	if (admission_pow(app->admission, m->queue, &bits, &ttl) == -1) {
+		http_send_result(req, m->queue, RESULT_NO_QUEUE);
+		return;
+	}
+	if ((ch = challenge_new(app, m->queue, bits < 0 ? 0 : bits, ttl)) ==
+	    NULL) {
+		http_send_unavailable(req);
+		return;
+	}
+	http_send_json(req, 200, ch);
+}
