@@ -34,12 +34,43 @@ eta_capacity(const struct queue_facts *f, long long position)
 	return ceil_div(position, f->max_active) * f->active_ttl;
 }
 
+/*
+ * A rate queue whose max_active is set: the line moves no faster than
+ * max_active sessions every active_ttl (sessions that run their whole
+ * time), so the slower of the two binds.
+ */
+static long long
+eta_turnover(const struct queue_facts *f, long long position)
+{
+	return ceil_div(position * f->active_ttl, f->max_active);
+}
+
+static long long
+eta_max(long long a, long long b)
+{
+	return a > b ? a : b;
+}
+
 long long
 eta_seconds(const struct queue_facts *f, long long position)
 {
+	int rate_cap = f->batch > 0 && f->interval > 0;
+	long long eta;
+
 	if (f->state == STATE_PAUSED || position < 1)
 		return -1;
-	if (f->mode == MODE_CAPACITY)
-		return f->max_active > 0 ? eta_capacity(f, position) : -1;
-	return f->batch > 0 && f->interval > 0 ? eta_rate(f, position) : -1;
+	if (f->mode == MODE_PASSTHROUGH)
+		return 0;
+	if (f->mode == MODE_CAPACITY) {
+		if (f->max_active <= 0)
+			return -1;
+		eta = eta_capacity(f, position);
+		return rate_cap ? eta_max(eta, eta_rate(f, position)) : eta;
+	}
+	if (!rate_cap)
+		return -1;
+	eta = eta_rate(f, position);
+	if (f->max_active > 0 && f->active_ttl > 0)
+		eta = eta_max(eta, eta_turnover(f, position));
+	return eta;
 }

@@ -56,7 +56,8 @@ facts_queue(const redisReply *r, int off, struct standing *s)
 	for (int i = 0; i < 4; i++)
 		if (elem_num(r, F_BATCH + off + i, &v[i]) == -1)
 			return -1;
-	q->mode = strcmp(mode, "capacity") == 0 ? MODE_CAPACITY : MODE_RATE;
+	q->mode = strcmp(mode, "capacity") == 0 ? MODE_CAPACITY :
+	    strcmp(mode, "passthrough") == 0 ? MODE_PASSTHROUGH : MODE_RATE;
 	q->state = strcmp(state, "paused") == 0 ? STATE_PAUSED :
 	    strcmp(state, "closed") == 0 ? STATE_CLOSED : STATE_OPEN;
 	q->batch = (long)v[0], q->interval = (long)v[1];

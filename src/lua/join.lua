@@ -6,8 +6,9 @@
 -- ARGV[2] u, the number of joins that gave a user; ARGV[3] to ARGV[2 + u]
 --   their join numbers (1-based, ascending: join ARGV[2 + j] has user key
 --   KEYS[7 + j]); then one new token per join, in order
--- A capacity queue with a free slot and nobody waiting admits the joiner
--- at once: the entry's status is then 'active'.
+-- A capacity queue with room under its caps and nobody waiting, and a
+-- passthrough queue, admit the joiner at once: the entry's status is then
+-- 'active'.
 -- Reply: { head, entry 1, ..., entry n }, where head is the part of
 -- facts() every join shares (parsed by qstore_reply.c), led by the length of the
 -- line before the batch:
@@ -95,8 +96,9 @@ local function join_one(i, token, userkey)
   if userkey then
     redis.call('SET', userkey, token, 'EX', ttl)
   end
-  if c.mode == 'capacity' and c.state == 'open' and waiting == 0 and
-      free_slots(now, c, 1) > 0 then
+  if c.mode ~= 'rate' and c.state == 'open' and waiting == 0 and
+      room(now, c, 1) > 0 then
+    took(c, 1)
     return admit_now(token)
   end
   places[np + 1], places[np + 2] = seq + i, token

@@ -23,13 +23,27 @@ end
 -- quarter of what reading the hash did.
 local function load_conf(key)
   local v = redis.call('HMGET', key, 'state', 'mode', 'batch', 'interval',
-    'max_active', 'active_ttl', 'waiting_ttl', 'max_waiting', 'redirect')
+    'max_active', 'active_ttl', 'waiting_ttl', 'max_waiting', 'redirect',
+    'renew')
   if not v[1] then
     return nil
   end
-  return { state = v[1], mode = v[2], batch = v[3], interval = v[4],
+  local c = { state = v[1], mode = v[2], batch = v[3], interval = v[4],
     max_active = v[5], active_ttl = v[6], waiting_ttl = v[7],
-    max_waiting = v[8], redirect = v[9] }
+    max_waiting = v[8], redirect = v[9], renew = v[10] }
+  -- A cap of 0 is not set: the mode's own cap then takes its old default
+  -- (batch 100 in rate mode, max_active 1000 in capacity mode), and the
+  -- other cap is off. What every script and the facts see is this.
+  if c.mode == 'capacity' then
+    if (tonumber(c.max_active) or 0) <= 0 then
+      c.max_active = '1000'
+    end
+  elseif c.mode ~= 'passthrough' then
+    if (tonumber(c.batch) or 0) <= 0 then
+      c.batch = '100'
+    end
+  end
+  return c
 end
 
 -- Active sessions not yet ended at now.
@@ -156,4 +170,50 @@ local function free_slots(now, c, cap)
     return cap
   end
   return free
+end
+
+-- How many may enter now under both caps, never more than cap: the
+-- sessions (max_active, when set) and the admissions per interval (batch
+-- every interval, when set; what the interval has left is 'owed' in the
+-- stats hash, and a new interval grants a whole batch, nothing saved up,
+-- keeping the cadence unless the queue sat idle). A passthrough queue has
+-- neither. Whoever admits then calls took() with how many entered.
+local function room(now, c, cap)
+  if c.mode == 'passthrough' then
+    return cap
+  end
+  local max = tonumber(c.max_active) or 0
+  if max > 0 then
+    local free = max - active_count(now)
+    if free < cap then
+      cap = free > 0 and free or 0
+    end
+  end
+  local batch = tonumber(c.batch) or 0
+  if batch <= 0 or cap <= 0 then
+    return cap
+  end
+  local interval = (tonumber(c.interval) or 10) * 1000
+  local last = tonumber(redis.call('GET', KEYS[7]) or '0')
+  local owed = tonumber(redis.call('HGET', KEYS[6], 'owed') or '0')
+  if last == 0 or now - last >= interval then
+    owed = batch
+    local at = now
+    if last > 0 and now - last < 2 * interval then
+      at = last + interval
+    end
+    redis.call('SET', KEYS[7], ms_text(at))
+    redis.call('HSET', KEYS[6], 'owed', owed)
+  end
+  if owed < cap then
+    return owed
+  end
+  return cap
+end
+
+-- n entered through room(): the interval's allowance shrinks by n.
+local function took(c, n)
+  if n > 0 and c.mode ~= 'passthrough' and (tonumber(c.batch) or 0) > 0 then
+    redis.call('HINCRBY', KEYS[6], 'owed', -n)
+  end
 end
