@@ -127,6 +127,7 @@ static const struct conf_key conf_keys[] = {
 	{ "redirect", SC_QUEUE, Q(redirect),
 	  STR(conf_check_redirect, "a URL starting with http://, https:// or /, "
 	  "in UTF-8 without spaces or control characters, at most 2048 bytes") },
+	{ "renew", SC_QUEUE, Q(renew), .def = "no", ENUM(bool_names) },
 	{ "page_template", SC_BOTH, G(page_template), Q(page_template),
 	  PATH, RESTART },
 };

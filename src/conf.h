@@ -26,6 +26,7 @@ struct queue_conf {
 	long max_waiting;	/* 0: unlimited */
 	int state;		/* enum queue_state */
 	char *redirect;		/* NULL: none */
+	int renew;		/* 1: a session slides to active_ttl after use */
 	char *page_template;	/* NULL: the global one or built-in */
 };
 

@@ -244,6 +244,26 @@ qreply_lookup(const redisReply *r, struct revoke_facts *f)
 	return 0;
 }
 
+enum result
+qreply_renewal(const redisReply *r, struct renewal *rn)
+{
+	const char *w = qreply_str(r, 0);
+
+	if (w == NULL)
+		return RESULT_ERROR;
+	if (strcmp(w, "renewed") != 0 && strcmp(w, "fixed") != 0) {
+		enum result res = word_result(w);
+
+		return res == RESULT_GONE || res == RESULT_NO_QUEUE ? res :
+		    RESULT_ERROR;
+	}
+	if (r->elements != 2 || elem_num(r, 1, &rn->expiry_ms) == -1 ||
+	    rn->expiry_ms <= 0)
+		return RESULT_ERROR;
+	rn->renews = w[0] == 'r';
+	return RESULT_OK;
+}
+
 int
 qreply_config(const redisReply *r, struct qconfig *c)
 {

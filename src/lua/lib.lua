@@ -217,3 +217,21 @@ local function took(c, n)
     redis.call('HINCRBY', KEYS[6], 'owed', -n)
   end
 end
+
+-- A renewing queue's session (renew = yes) ends active_ttl after its
+-- last use: token's end (expiry, in ms) moves to now + active_ttl, but
+-- only once it would move by a quarter of active_ttl or 5 s, whichever
+-- is less, so a visitor checked many times a second costs one write
+-- every few seconds on every instance together. The end in force.
+local function renew(token, expiry, now, c)
+  if c.renew ~= 'yes' then
+    return expiry
+  end
+  local ttl = (tonumber(c.active_ttl) or 300) * 1000
+  local want = now + ttl
+  if want - expiry < math.min(5000, ttl / 4) then
+    return expiry
+  end
+  redis.call('ZADD', KEYS[4], 'XX', ms_text(want), token)
+  return want
+end
