@@ -171,7 +171,7 @@ page_join(struct page_call *p)
 	uuid_unparse_lower(uu, p->call.token);
 	http_await(p->call.req);
 	if (join_batch_add(p->call.app->join_batch, p->call.queue,
-	    p->call.token, NULL, page_joined, p) == -1) {
+	    p->call.token, NULL, NULL, page_joined, p) == -1) {
 		page_result(p, RESULT_ERROR);
 		free(p);
 	}

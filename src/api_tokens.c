@@ -106,7 +106,7 @@ api_join(struct app *app, struct evhttp_request *req,
 	uuid_unparse_lower(uu, c->token);
 	/* Before the add: a full batch is sent, and may be answered, in it. */
 	http_await(req);
-	if (join_batch_add(app->join_batch, c->queue, c->token, user,
+	if (join_batch_add(app->join_batch, c->queue, c->token, user, NULL,
 	    join_done, c) == -1) {
 		http_send_error(req, 500, "internal", "out of memory");
 		free(c);

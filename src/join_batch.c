@@ -12,6 +12,7 @@
 
 #include "conf.h"
 #include "join_batch.h"
+#include "keys.h"
 #include "log.h"
 #include "qstore.h"
 #include "text.h"
@@ -33,6 +34,13 @@ struct batch {
 	char tokens[JOINS_BATCH_MAX][37];
 	const char *token_at[JOINS_BATCH_MAX];	/* into tokens */
 	char *users[JOINS_BATCH_MAX];		/* copies, NULL for none */
+	struct use_copy {
+		char kind[17];
+		char id[KEYS_USED_ID_MAX + 1];
+		struct qs_use u;		/* into the two above */
+	} uses[JOINS_BATCH_MAX];
+	const struct qs_use *use_at[JOINS_BATCH_MAX];	/* NULL for none */
+	int nuses;
 	join_batch_cb *cb[JOINS_BATCH_MAX];
 	void *arg[JOINS_BATCH_MAX];
 	struct batch *next;
@@ -64,6 +72,7 @@ batch_new(struct join_batch *j, const char *queue)
 		return NULL;
 	text_copy(b->queue, sizeof b->queue, queue);
 	b->n = 0;
+	b->nuses = 0;
 	b->next = NULL;
 	b->owner = j;
 	return b;
@@ -115,7 +124,8 @@ batch_send(struct join_batch *j, struct batch *b)
 {
 	log_debug("event=join_batch queue=%s joins=%d", b->queue, b->n);
 	if (qstore_join(j->qs, b->queue, b->n, b->token_at,
-	    (const char *const *)b->users, batch_done, b) == -1) {
+	    (const char *const *)b->users, b->nuses ? b->use_at : NULL,
+	    batch_done, b) == -1) {
 		batch_fail(b, RESULT_UNAVAILABLE);
 		return;
 	}
@@ -218,20 +228,41 @@ batch_send_now(struct join_batch *j, struct batch *b)
 	batch_send(j, b);
 }
 
+/* use copied into b's join i, or none. */
+static void
+use_copy(struct batch *b, int i, const struct qs_use *use)
+{
+	struct use_copy *c = &b->uses[i];
+
+	b->use_at[i] = NULL;
+	if (use == NULL)
+		return;
+	text_copy(c->kind, sizeof c->kind, use->kind);
+	text_copy(c->id, sizeof c->id, use->id);
+	c->u.kind = c->kind, c->u.id = c->id;
+	c->u.limit = use->limit, c->u.expires_ms = use->expires_ms;
+	b->use_at[i] = &c->u;
+	b->nuses++;
+}
+
 int
 join_batch_add(struct join_batch *j, const char *queue, const char *token,
-    const char *user, join_batch_cb *cb, void *arg)
+    const char *user, const struct qs_use *use, join_batch_cb *cb, void *arg)
 {
-	struct batch *b = batch_for(j, queue);
+	struct batch *b;
 	char *copy = NULL;
 	int i;
 
-	if (b == NULL || (user && (copy = strdup(user)) == NULL))
+	if (use && !keys_valid_used(use->kind, use->id))
+		return -1;
+	if ((b = batch_for(j, queue)) == NULL ||
+	    (user && (copy = strdup(user)) == NULL))
 		return -1;
 	i = b->n++;
 	text_copy(b->tokens[i], sizeof b->tokens[i], token);
 	b->token_at[i] = b->tokens[i];
 	b->users[i] = copy;
+	use_copy(b, i, use);
 	b->cb[i] = cb;
 	b->arg[i] = arg;
 	if (b->n == JOINS_BATCH_MAX)

@@ -12,6 +12,7 @@
 
 #include <event2/event.h>
 
+#include "qstore.h"
 #include "result.h"
 #include "standing.h"
 
@@ -20,7 +21,8 @@ struct join_batch;
 
 /*
  * A join's outcome: RESULT_NEW or RESULT_EXISTING with its standing, or
- * NO_QUEUE, CLOSED, FULL, UNAVAILABLE or ERROR (s then says nothing).
+ * NO_QUEUE, CLOSED, FULL, USED, UNAVAILABLE or ERROR (s then says
+ * nothing).
  */
 typedef void join_batch_cb(enum result r, const struct standing *s,
     void *arg);
@@ -31,10 +33,12 @@ void join_batch_free(struct join_batch *j);
 
 /*
  * Queue a join of queue for this pass's batch: token (drawn by the
- * caller) and user (NULL: none) are copied. cb runs exactly once, later.
- * -1 (cb will not run) when out of memory.
+ * caller), user (NULL: none) and use (its use key, see qstore.h; NULL:
+ * none) are copied. cb runs exactly once, later. -1 (cb will not run)
+ * when out of memory or use's kind or id is not valid (keys_valid_used).
  */
 int join_batch_add(struct join_batch *j, const char *queue,
-    const char *token, const char *user, join_batch_cb *cb, void *arg);
+    const char *token, const char *user, const struct qs_use *use,
+    join_batch_cb *cb, void *arg);
 
 #endif

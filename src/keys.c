@@ -69,6 +69,35 @@ keys_user(char *buf, size_t size, const char *prefix, const char *queue,
 	return keys_join(buf, size, piece);
 }
 
+/* 1 to max characters, all from set. */
+static int
+keys_word(const char *s, size_t max, const char *set)
+{
+	size_t n = strlen(s);
+
+	return n >= 1 && n <= max && strspn(s, set) == n;
+}
+
+int
+keys_valid_used(const char *kind, const char *id)
+{
+	return keys_word(kind, 16, "abcdefghijklmnopqrstuvwxyz") &&
+	    keys_word(id, KEYS_USED_ID_MAX, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_-");
+}
+
+int
+keys_used(char buf[KEYS_USED_MAX], const char *prefix, const char *queue,
+    const char *kind, const char *id)
+{
+	const char *piece[] = { prefix, ":{", queue, "}:used:", kind, ":", id,
+	    NULL };
+
+	if (!keys_valid_used(kind, id))
+		return -1;
+	return keys_join(buf, KEYS_USED_MAX, piece) == -1 ? -1 : 0;
+}
+
 int
 keys_registry(char buf[KEYS_MAX], const char *prefix)
 {

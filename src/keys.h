@@ -36,6 +36,19 @@ int keys_registry(char buf[KEYS_MAX], const char *prefix);
 int keys_user(char *buf, size_t size, const char *prefix, const char *queue,
     const char *user);
 
+/*
+ * <prefix>:{<queue>}:used:<kind>:<id>, how many joins carried the use
+ * key id of kind (a challenge, an invitation: join.lua); kind is 1 to 16
+ * of [a-z], id 1 to KEYS_USED_ID_MAX of [A-Za-z0-9_-] (a random part or a
+ * hash, never raw input). -1 when either is not, or it does not fit.
+ */
+#define KEYS_USED_ID_MAX 64
+#define KEYS_USED_MAX (KEYS_MAX + 24 + KEYS_USED_ID_MAX)
+int keys_used(char buf[KEYS_USED_MAX], const char *prefix, const char *queue,
+    const char *kind, const char *id);
+/* Are kind and id as keys_used takes them? */
+int keys_valid_used(const char *kind, const char *id);
+
 /* <prefix>:{<queue>}:revoked:<token>: a pass that no longer admits. */
 int keys_revoked(char *buf, size_t size, const char *prefix,
     const char *queue, const char *token);

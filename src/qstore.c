@@ -266,20 +266,22 @@ qstore_join_next(struct qs_joins *j, const char *token,
 }
 
 /*
- * KEYS: the queue's, then the keys of the users given; ARGV: the user
- * key's lifetime, how many joins gave a user and which (1-based), then
- * the joins' tokens.
+ * KEYS: the queue's, then the keys of the users given, then the use keys
+ * given; ARGV: the user key's lifetime, how many joins gave a user and
+ * how many a use key, which joins gave a user (1-based), for each use
+ * key its join, limit and expiry, then the joins' tokens.
  */
 int
 qstore_join(struct qstore *qs, const char *queue, int n,
-    const char *const *tokens, const char *const *users, qs_joins_cb *cb,
-    void *arg)
+    const char *const *tokens, const char *const *users,
+    const struct qs_use *const *uses, qs_joins_cb *cb, void *arg)
 {
-	const char *argv[QUEUE_KEYS + 2 + 3 * JOIN_MAX];
-	char num[JOIN_MAX + 1][DECIMAL_MAX + 1];
+	const char *argv[QUEUE_KEYS + 3 + 7 * JOIN_MAX];
+	char num[2 + 4 * JOIN_MAX][DECIMAL_MAX + 1];
 	static char ukeys[JOIN_MAX][KEYS_USER_MAX];	/* the store copies */
+	static char gkeys[JOIN_MAX][KEYS_USED_MAX];
 	struct queue_keys k;
-	int nkeys = QUEUE_KEYS, argc, nusers = 0;
+	int nkeys = QUEUE_KEYS, nusers, argc, nn = 0;
 	struct qcall *c;
 
 	if (n < 1 || n > JOIN_MAX)
@@ -294,13 +296,30 @@ qstore_join(struct qstore *qs, const char *queue, int n,
 		argv[nkeys] = ukeys[nkeys - QUEUE_KEYS];
 		nkeys++;
 	}
+	nusers = nkeys - QUEUE_KEYS;
+	for (int i = 0; uses && i < n; i++) {
+		char *key = gkeys[nkeys - QUEUE_KEYS - nusers];
+
+		if (uses[i] == NULL)
+			continue;
+		if (keys_used(key, qs->prefix, queue, uses[i]->kind,
+		    uses[i]->id) == -1)
+			return -1;
+		argv[nkeys++] = key;
+	}
 	argc = nkeys;
 	argv[argc++] = USER_KEY_TTL;
-	argv[argc++] = decimal_str(num[0], nkeys - QUEUE_KEYS);
+	argv[argc++] = decimal_str(num[nn++], nusers);
+	argv[argc++] = decimal_str(num[nn++], nkeys - QUEUE_KEYS - nusers);
 	for (int i = 0; i < n; i++)
-		if (users[i]) {
-			nusers++;
-			argv[argc++] = decimal_str(num[nusers], i + 1);
+		if (users[i])
+			argv[argc++] = decimal_str(num[nn++], i + 1);
+	for (int i = 0; uses && i < n; i++)
+		if (uses[i]) {
+			argv[argc++] = decimal_str(num[nn++], i + 1);
+			argv[argc++] = decimal_str(num[nn++], uses[i]->limit);
+			argv[argc++] = decimal_str(num[nn++],
+			    uses[i]->expires_ms);
 		}
 	for (int i = 0; i < n; i++)
 		argv[argc++] = tokens[i];

@@ -80,18 +80,32 @@ int qstore_summary(struct qstore *qs, const char *queue, qs_standing_cb *cb,
     void *arg);
 
 /*
+ * A join's use key (keys_used): the join is refused (RESULT_USED) when
+ * limit joins carried it already; a join answered with a place counts one
+ * use, and the count lives until expires_ms (unix ms). kind and id as
+ * keys_valid_used takes them.
+ */
+struct qs_use {
+	const char *kind;
+	const char *id;
+	long limit;
+	long long expires_ms;
+};
+
+/*
  * join.lua for n joins (at most 64) of queue at once: tokens[i] drawn by
- * the caller, users[i] the user it names or NULL. cb runs once for the
+ * the caller, users[i] the user it names or NULL, uses[i] its use key or
+ * NULL (uses itself may be NULL: none has one). cb runs once for the
  * batch; when r is RESULT_OK, qstore_join_next reads the joins' answers
  * one by one, in order.
  */
 struct qs_joins;
 typedef void qs_joins_cb(enum result r, struct qs_joins *j, void *arg);
 int qstore_join(struct qstore *qs, const char *queue, int n,
-    const char *const *tokens, const char *const *users, qs_joins_cb *cb,
-    void *arg);
+    const char *const *tokens, const char *const *users,
+    const struct qs_use *const *uses, qs_joins_cb *cb, void *arg);
 /*
- * The next join's result (NEW, EXISTING, NO_QUEUE, CLOSED, FULL, ERROR)
+ * The next join's result (NEW, EXISTING, NO_QUEUE, CLOSED, FULL, USED, ERROR)
  * and *s its standing (the queue's facts, with that join's token part);
  * token is the one that join sent.
  */

@@ -17,6 +17,9 @@ static const struct result_answer answers[] = {
 	    "new visitors now", NULL, "closed" },
 	[RESULT_FULL] = { 503, "queue_full", "the line for '%s' is full; try "
 	    "again later", "10", "full" },
+	/* The endpoint that gave the use key says what it was. */
+	[RESULT_USED] = { 403, "used", "what this join carries for queue '%s' "
+	    "was used up already", NULL, "used" },
 	[RESULT_UNAVAILABLE] = { 503, "store_unavailable", "the queue store is "
 	    "unreachable; try again shortly", "1", "unavailable" },
 	[RESULT_ERROR] = { 500, "internal", "the queue store answered "
@@ -41,7 +44,7 @@ static const struct {
 	{ "new", RESULT_NEW }, { "created", RESULT_NEW },
 	{ "existing", RESULT_EXISTING }, { "no_queue", RESULT_NO_QUEUE },
 	{ "gone", RESULT_GONE }, { "closed", RESULT_CLOSED },
-	{ "full", RESULT_FULL },
+	{ "full", RESULT_FULL }, { "used", RESULT_USED },
 };
 
 enum result

@@ -1,11 +1,22 @@
 -- join.lua: a batch of joins, in the order they came. Each gets a new
 -- place at the end of the line, or the place its user already holds.
 -- KEYS: see lib.lua; KEYS[8] on are the user keys of the joins that gave
---   a user, in the order of those joins
+--   a user, in the order of those joins; then the use keys of the joins
+--   that carry one (keys.c's keys_used), in the order of those joins
 -- ARGV[1] seconds a user key lives (it is ignored once its token is gone)
--- ARGV[2] u, the number of joins that gave a user; ARGV[3] to ARGV[2 + u]
---   their join numbers (1-based, ascending: join ARGV[2 + j] has user key
---   KEYS[7 + j]); then one new token per join, in order
+-- ARGV[2] u, the number of joins that gave a user; ARGV[3] g, the number
+--   of joins that carry a use key; ARGV[4] to ARGV[3 + u] the join numbers
+--   of the u (1-based, ascending: join ARGV[3 + j] has user key
+--   KEYS[7 + j]); then for each of the g, three: its join number
+--   (ascending), the use key's limit (uses it allows) and when the key
+--   expires (unix ms; its use key is KEYS[7 + u + k] for the k-th); then
+--   one new token per join, in order
+-- A use key counts the joins that carried it (a proof of work's
+-- challenge, an invitation): a join whose key has reached its limit is
+-- refused ('used') before anything else, even when its user holds a
+-- place; a join that is answered with a place, new or the user's own,
+-- counts one use (INCR, PEXPIREAT) at once, so a second join carrying the
+-- same key later in the batch sees it; any other answer counts none.
 -- A capacity queue with room under its caps and nobody waiting, and a
 -- passthrough queue, admit the joiner at once: the entry's status is then
 -- 'active'.
@@ -21,12 +32,12 @@
 --     the bare 'new' entries before it);
 --   'result token status n waiting' otherwise, result 'new' (admitted at
 --     once) or 'existing' (the user's place);
---   or 'no_queue' / 'closed' / 'full'.
+--   or 'no_queue' / 'closed' / 'full' / 'used'.
 -- A number in an entry is written as Lua writes it, whole up to 10^14:
 -- ranks and counts, and expiries in ms until the year 5138. Most joins
 -- take a bare 'new': no number to write, nothing for the daemon to read.
-local nu = tonumber(ARGV[2])
-local n = #ARGV - 2 - nu
+local nu, ng = tonumber(ARGV[2]), tonumber(ARGV[3])
+local n = #ARGV - 3 - nu - 3 * ng
 local out = { {} }
 local c = load_conf(KEYS[1])
 if not c then
@@ -41,8 +52,9 @@ local waiting = redis.call('ZCARD', KEYS[3])
 local waiting0 = waiting
 local cap = tonumber(c.max_waiting) or 0
 -- Scores for the batch at once: gaps (joins that got no new place) are
--- harmless, since only the order of scores counts.
-local seq = redis.call('INCRBY', KEYS[2], n) - n
+-- harmless, since only the order of scores counts. Written back only when
+-- a join took a place, so a batch of refusals writes nothing.
+local seq = tonumber(redis.call('GET', KEYS[2]) or '0')
 local joined = 0
 -- The new places go into the line with one ZADD at the end (and into the
 -- seen set with another, all scored now_s); until then, pending[token] is
@@ -80,7 +92,11 @@ local function admit_now(token)
   return 'new ' .. token .. ' active ' .. expiry .. ' 0'
 end
 
-local function join_one(i, token, userkey)
+local function join_one(i, token, userkey, guard)
+  if guard and tonumber(redis.call('GET', guard.key) or '0') >=
+      guard.limit then
+    return 'used'
+  end
   local held = userkey and redis.call('GET', userkey)
   local r = held and existing(held)
   if r then
@@ -111,14 +127,34 @@ local function join_one(i, token, userkey)
   return 'new'
 end
 
-local user_of = {}
-for j = 1, nu do
-  user_of[tonumber(ARGV[2 + j])] = KEYS[7 + j]
+-- A use counts for any answer with a place ('new...', 'existing...').
+local function count_use(guard, r)
+  local w = string.sub(r, 1, 3)
+  if w == 'new' or w == 'exi' then
+    redis.call('INCR', guard.key)
+    redis.call('PEXPIREAT', guard.key, guard.expires)
+  end
 end
+
+local user_of, guard_of = {}, {}
+for j = 1, nu do
+  user_of[tonumber(ARGV[3 + j])] = KEYS[7 + j]
+end
+for k = 1, ng do
+  local a = 3 + nu + 3 * (k - 1)
+  guard_of[tonumber(ARGV[a + 1])] = { key = KEYS[7 + nu + k],
+    limit = tonumber(ARGV[a + 2]), expires = ARGV[a + 3] }
+end
+local first = 3 + nu + 3 * ng
 for i = 1, n do
-  out[i + 1] = join_one(i, ARGV[2 + nu + i], user_of[i])
+  local guard = guard_of[i]
+  out[i + 1] = join_one(i, ARGV[first + i], user_of[i], guard)
+  if guard then
+    count_use(guard, out[i + 1])
+  end
 end
 if np > 0 then
+  redis.call('SET', KEYS[2], ms_text(seq + n))
   redis.call('ZADD', KEYS[3], unpack(places))
   redis.call('ZADD', KEYS[5], unpack(seen))
 end

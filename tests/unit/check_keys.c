@@ -125,6 +125,33 @@ START_TEST(test_user_key_longest)
 }
 END_TEST
 
+/* A use key: its layout, the longest fits, and what it refuses. */
+START_TEST(test_used_key)
+{
+	const char *prefix = "pppppppppppppppppppppppppppppppp";
+	const char *queue = "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
+	    "qqqqqqqqq";
+	char buf[KEYS_USED_MAX], id[KEYS_USED_ID_MAX + 2];
+
+	ck_assert_int_eq(keys_used(buf, "wr", "concert", "pow", "ab-C_9"), 0);
+	ck_assert_str_eq(buf, "wr:{concert}:used:pow:ab-C_9");
+	memset(id, 'x', KEYS_USED_ID_MAX);
+	id[KEYS_USED_ID_MAX] = '\0';
+	ck_assert_int_eq(keys_used(buf, prefix, queue, "abcdefghijklmnop", id),
+	    0);
+	ck_assert_uint_eq(strlen(buf), 32 + 2 + 64 + 7 + 16 + 1 + 64);
+	strcat(id, "x");
+	ck_assert_int_eq(keys_used(buf, "wr", "q", "pow", id), -1);
+	ck_assert_int_eq(keys_used(buf, "wr", "q", "pow", ""), -1);
+	ck_assert_int_eq(keys_used(buf, "wr", "q", "pow", "a:b"), -1);
+	ck_assert_int_eq(keys_used(buf, "wr", "q", "pow", "a}b"), -1);
+	ck_assert_int_eq(keys_used(buf, "wr", "q", "Pow", "ab"), -1);
+	ck_assert_int_eq(keys_used(buf, "wr", "q", "", "ab"), -1);
+	ck_assert_int_eq(keys_used(buf, "wr", "q", "abcdefghijklmnopq", "ab"),
+	    -1);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -138,6 +165,7 @@ main(void)
 	tcase_add_test(tc, test_valid_prefix);
 	tcase_add_test(tc, test_user_key);
 	tcase_add_test(tc, test_user_key_longest);
+	tcase_add_test(tc, test_used_key);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
