@@ -44,6 +44,7 @@ static const char *const mode_names[] = { "rate", "capacity", "passthrough",
 	NULL };
 static const char *const state_names[] = { "open", "paused", "closed", NULL };
 static const char *const bool_names[] = { "no", "yes", NULL };
+static const char *const access_names[] = { "open", "invite", NULL };
 
 #define G(f) .goff = offsetof(struct conf, f)
 #define Q(f) .qoff = offsetof(struct queue_conf, f)
@@ -128,6 +129,7 @@ static const struct conf_key conf_keys[] = {
 	  STR(conf_check_redirect, "a URL starting with http://, https:// or /, "
 	  "in UTF-8 without spaces or control characters, at most 2048 bytes") },
 	{ "renew", SC_QUEUE, Q(renew), .def = "no", ENUM(bool_names) },
+	{ "access", SC_QUEUE, Q(access), .def = "open", ENUM(access_names) },
 	{ "page_template", SC_BOTH, G(page_template), Q(page_template),
 	  PATH, RESTART },
 };

@@ -27,6 +27,7 @@ struct queue_conf {
 	int state;		/* enum queue_state */
 	char *redirect;		/* NULL: none */
 	int renew;		/* 1: a session slides to active_ttl after use */
+	int access;		/* 0: open, 1: invite (joins need an invitation) */
 	char *page_template;	/* NULL: the global one or built-in */
 };
 

@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "ctl_admin.h"
+#include "ctl_invite.h"
 #include "plan.h"
 #include "validate.h"
 
@@ -34,6 +35,8 @@ static const struct ctl_command ctl_commands[] = {
 	{ "set", "create a queue or change its settings", ctl_admin },
 	{ "promote", "admit the next N of a queue now", ctl_admin },
 	{ "kick", "remove one token from a queue", ctl_admin },
+	{ "invite", "print invitations to an invite-only queue",
+	  ctl_invite },
 };
 
 #define NCOMMANDS (sizeof ctl_commands / sizeof ctl_commands[0])

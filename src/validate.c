@@ -115,7 +115,8 @@ valid_join_body(const char *body, size_t len, json_t **doc,
 	if (*doc == NULL)
 		return JOIN_BODY_BAD_JSON;
 	if (!json_is_object(*doc) || json_object_size(*doc) >
-	    (json_object_get(*doc, "user") ? 1u : 0u))
+	    (json_object_get(*doc, "user") ? 1u : 0u) +
+	    (json_object_get(*doc, "invite") ? 1u : 0u))
 		return JOIN_BODY_BAD_SHAPE;
 	if ((u = json_object_get(*doc, "user")) == NULL)
 		return JOIN_BODY_OK;

@@ -27,7 +27,8 @@ int utf8_valid(const char *s, size_t len);
 enum join_body {
 	JOIN_BODY_OK,
 	JOIN_BODY_BAD_JSON,	/* not JSON: err says where */
-	JOIN_BODY_BAD_SHAPE,	/* not an object, or a field other than user */
+	JOIN_BODY_BAD_SHAPE,	/* not an object, or a field other than user
+				 * and invite (api_tokens.c reads invite) */
 	JOIN_BODY_USER_TYPE,	/* user is not a string */
 	JOIN_BODY_BAD_USER	/* user fails valid_user */
 };

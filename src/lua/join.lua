@@ -32,7 +32,8 @@
 --     the bare 'new' entries before it);
 --   'result token status n waiting' otherwise, result 'new' (admitted at
 --     once) or 'existing' (the user's place);
---   or 'no_queue' / 'closed' / 'full' / 'used'.
+--   or 'no_queue' / 'closed' / 'full' / 'used' / 'invite_required' (a
+--   queue with access = invite, and the join carries no invitation).
 -- A number in an entry is written as Lua writes it, whole up to 10^14:
 -- ranks and counts, and expiries in ms until the year 5138. Most joins
 -- take a bare 'new': no number to write, nothing for the daemon to read.
@@ -93,6 +94,12 @@ local function admit_now(token)
 end
 
 local function join_one(i, token, userkey, guard)
+  -- An invite-only queue: the join's use key must be an invitation's
+  -- (keys.c's keys_used, kind 'invite'); the daemon checked its signature.
+  if c.access == 'invite' and not (guard and
+      string.find(guard.key, ':used:invite:', 1, true)) then
+    return 'invite_required'
+  end
   if guard and tonumber(redis.call('GET', guard.key) or '0') >=
       guard.limit then
     return 'used'

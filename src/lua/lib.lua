@@ -24,13 +24,13 @@ end
 local function load_conf(key)
   local v = redis.call('HMGET', key, 'state', 'mode', 'batch', 'interval',
     'max_active', 'active_ttl', 'waiting_ttl', 'max_waiting', 'redirect',
-    'renew')
+    'renew', 'access')
   if not v[1] then
     return nil
   end
   local c = { state = v[1], mode = v[2], batch = v[3], interval = v[4],
     max_active = v[5], active_ttl = v[6], waiting_ttl = v[7],
-    max_waiting = v[8], redirect = v[9], renew = v[10] }
+    max_waiting = v[8], redirect = v[9], renew = v[10], access = v[11] }
   -- A cap of 0 is not set: the mode's own cap then takes its old default
   -- (batch 100 in rate mode, max_active 1000 in capacity mode), and the
   -- other cap is off. What every script and the facts see is this.

@@ -15,7 +15,7 @@
 	"header_timeout, body_timeout, max_conns_per_ip, fd_reserve, " \
 	"page_template"
 #define QUEUE_KEYS "mode, batch, interval, max_active, active_ttl, " \
-	"waiting_ttl, max_waiting, state, redirect, renew, page_template"
+	"waiting_ttl, max_waiting, state, redirect, renew, access, page_template"
 #define ACC_LISTEN "host:port, host an IPv4 address, localhost or [IPv6], " \
 	"port 0 to 65535"
 #define ACC_REDIS "host:port with port 1 to 65535, unix:/absolute/path, " \
@@ -676,10 +676,10 @@ START_TEST(test_queue_fields)
 
 	conf_queue_init(&q, "concert");
 	conf_queue_fields(&q, collect, &f);
-	ck_assert_int_eq(f.n, 9);
+	ck_assert_int_eq(f.n, 10);
 	ck_assert_str_eq(f.buf, "mode=rate;batch=0;interval=10;"
 	    "max_active=0;active_ttl=300;waiting_ttl=120;max_waiting=0;"
-	    "state=open;renew=no;");
+	    "state=open;renew=no;access=open;");
 
 	ck_assert_int_eq(conf_queue_set(&q, "mode", "capacity", err,
 	    sizeof err), 0);
@@ -692,10 +692,10 @@ START_TEST(test_queue_fields)
 	f.buf[0] = '\0';
 	f.n = 0;
 	conf_queue_fields(&q, collect, &f);
-	ck_assert_int_eq(f.n, 10);
+	ck_assert_int_eq(f.n, 11);
 	ck_assert_str_eq(f.buf, "mode=capacity;batch=0;interval=10;"
 	    "max_active=0;active_ttl=300;waiting_ttl=120;max_waiting=0;"
-	    "state=closed;redirect=https://x.example/;renew=no;");
+	    "state=closed;redirect=https://x.example/;renew=no;access=open;");
 	conf_queue_free(&q);
 }
 END_TEST
