@@ -170,7 +170,7 @@ if joined > 0 then
 end
 -- The head last: the tick and rate as they stand after the batch.
 out[1] = { waiting0, now, tonumber(redis.call('GET', KEYS[7]) or '0'),
-  redis.call('HGET', KEYS[6], 'rate') or '0', c.mode or 'rate',
+  line_speed(c), c.mode or 'rate',
   c.state or 'open', c.batch or '0', c.interval or '0',
   c.max_active or '0', c.active_ttl or '0', c.redirect or '' }
 return out

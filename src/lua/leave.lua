@@ -23,6 +23,11 @@ if expiry then
   redis.call('ZREM', KEYS[4], token)
   redis.call('HINCRBY', KEYS[6], 'left', 1)
   local now = now_ms()
+  if c.mode == 'capacity' then
+    -- how long it lasted, for the ETA (lib.lua's line_speed)
+    local len = now - (expiry - (tonumber(c.active_ttl) or 300) * 1000)
+    sessions_ended(1, math.max(len, 0), c)
+  end
   local ttl = expiry - now + (tonumber(ARGV[3]) or 0)
   if ttl > 0 then
     redis.call('SET', KEYS[8], '1', 'PX', ttl)

@@ -51,6 +51,49 @@ local function active_count(now)
   return redis.call('ZCOUNT', KEYS[4], '(' .. now, '+inf')
 end
 
+-- The mean session, in ms: a moving average over the sessions that
+-- ended ('sess' in the stats hash), active_ttl until one has.
+local function mean_session(c, sess)
+  return tonumber(sess or '') or (tonumber(c.active_ttl) or 300) * 1000
+end
+
+-- k sessions ended, each after ms: each moves the mean a twentieth of
+-- the way (bench/eta: fast enough to follow a room's first minutes).
+local function sessions_ended(k, ms, c)
+  if k <= 0 then
+    return
+  end
+  local sess = mean_session(c, redis.call('HGET', KEYS[6], 'sess'))
+  sess = sess + (1 - (19 / 20) ^ k) * (ms - sess)
+  redis.call('HSET', KEYS[6], 'sess', string.format('%d', sess))
+end
+
+-- How fast the line moves, in places a second: the 'rate' of facts().
+-- A capacity queue's slots turn over once every mean session, and the
+-- places ahead of a waiter also go to those who abandon (their share of
+-- the line's leavers so far), so it moves at max_active / mean session /
+-- the share admitted: steady from the first join, where the measured
+-- admission rate (a moving average over a minute) lagged the room by
+-- a third (bench/eta). A rate queue's line moves batch / interval / the
+-- share admitted. Any other queue: the measured admission rate.
+local function line_speed(c)
+  local st = redis.call('HMGET', KEYS[6], 'rate', 'sess', 'admitted',
+    'abandoned')
+  local adm, ab = tonumber(st[3]) or 0, tonumber(st[4]) or 0
+  local keep = 1
+  if adm + ab > 0 then
+    keep = math.max(adm / (adm + ab), 0.5)
+  end
+  local max, batch = tonumber(c.max_active) or 0, tonumber(c.batch) or 0
+  local interval = tonumber(c.interval) or 0
+  if c.mode == 'capacity' and max > 0 then
+    return string.format('%.6f', max * 1000 / mean_session(c, st[2]) / keep)
+  elseif c.mode == 'rate' and batch > 0 and interval > 0 then
+    return string.format('%.6f', batch / interval / keep)
+  end
+  return st[1] or '0'
+end
+
 -- The reply every status-like script shares (read by qstore_reply.c,
 -- whose enum facts_field names each field; check_qstore_reply counts the
 -- fields of the table returned here against it):
@@ -61,7 +104,7 @@ end
 -- caller knows it, saves counting the line again.
 local function facts(result, token, status, n, now, c, waiting)
   local tick = redis.call('GET', KEYS[7]) or '0'
-  local rate = redis.call('HGET', KEYS[6], 'rate') or '0'
+  local rate = line_speed(c)
   waiting = waiting or redis.call('ZCARD', KEYS[3])
   return { result, token, status, n, waiting, now,
     tonumber(tick), rate, c.mode or 'rate', c.state or 'open',

@@ -40,6 +40,11 @@ end
 if full then
   return { #ended, 0, 0, redis.call('ZCARD', KEYS[3]), now }
 end
+-- sessions that ran their whole active_ttl, for the ETA (lib.lua's
+-- line_speed)
+if c.mode == 'capacity' then
+  sessions_ended(#ended, (tonumber(c.active_ttl) or 300) * 1000, c)
+end
 
 -- (2) waiters whose client has gone quiet, unless Redis was full lately
 local was_full = tonumber(redis.call('GET', KEYS[8]) or '0')

@@ -156,6 +156,42 @@ START_TEST(test_both_caps)
 }
 END_TEST
 
+/* Waiters who abandon ahead move the line too (line_speed's rate). */
+START_TEST(test_rate_abandonment)
+{
+	struct queue_facts f = rate(0);
+
+	f.rate = 1.25;		/* 10 every 10 s, 80% of leavers admitted */
+	ck_assert_int_eq(eta_seconds(&f, 25), 20);
+	ck_assert_int_eq(eta_seconds(&f, 12), 10);
+	ck_assert_int_eq(eta_seconds(&f, 13), 20);
+	f.rate = 0.5;		/* slower than the batch: the batch holds */
+	ck_assert_int_eq(eta_seconds(&f, 25), 30);
+}
+END_TEST
+
+/* The range: bench/eta's p10 to p90 around the estimate, per mode. */
+START_TEST(test_range)
+{
+	struct queue_facts f = rate(0);
+	long long lo, hi;
+
+	eta_range(&f, 100, &lo, &hi);
+	ck_assert(lo <= 100 && hi >= 100 && lo < hi);
+	ck_assert_int_eq(lo, 90);
+	ck_assert_int_eq(hi, 114);
+	eta_range(&f, 0, &lo, &hi);
+	ck_assert_int_eq(lo, 0);
+	ck_assert_int_eq(hi, 0);
+	eta_range(&f, -1, &lo, &hi);
+	ck_assert_int_eq(lo, -1);
+	ck_assert_int_eq(hi, -1);
+	f = capacity(1.0);
+	eta_range(&f, 300, &lo, &hi);
+	ck_assert(lo < 300 && hi > 300);
+}
+END_TEST
+
 START_TEST(test_passthrough)
 {
 	struct queue_facts f = rate(0);
@@ -183,6 +219,8 @@ main(void)
 	tcase_add_test(tc, test_capacity_rate);
 	tcase_add_test(tc, test_capacity_no_rate);
 	tcase_add_test(tc, test_both_caps);
+	tcase_add_test(tc, test_rate_abandonment);
+	tcase_add_test(tc, test_range);
 	tcase_add_test(tc, test_passthrough);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
