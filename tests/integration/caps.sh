@@ -45,7 +45,7 @@ mapfile -t tokens < <(jq -r .token "$WR_TMP/joins")
 check_eq "${#tokens[@]}" 30 "30 joins answered"
 
 # Five seconds of a 5-a-second rate would admit 25; the session cap is 8.
-wait_until '[ $(( $(now_ms) - t0 )) -ge 5000 ]' 10
+wait_until "[ \$(now_ms) -ge $((t0 + 5000)) ]" 10
 http GET /v1/queues/caps
 check_jq '.active == 8 and .waiting == 22' "after 5 s exactly 8 are active, 22 wait"
 http GET "/v1/queues/caps/tokens/${tokens[8]}"
@@ -72,7 +72,7 @@ check "8 slots freed at once fill again within 3 s" \
     wait_until 'http GET /v1/queues/caps; [ "$(json .active)" = 8 ] && [ "$(json .waiting)" = 13 ]' 3
 # One more second of samples past the refill.
 t1=$(now_ms)
-wait_until '[ $(( $(now_ms) - t1 )) -ge 1000 ]' 3
+wait_until "[ \$(now_ms) -ge $((t1 + 1000)) ]" 3
 kill "$sampler" 2>/dev/null
 wait "$sampler" 2>/dev/null
 

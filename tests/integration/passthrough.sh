@@ -32,8 +32,10 @@ tokens=() ends=()
 for i in 1 2 3 4 5; do
 	join gate
 	tokens+=("$TOKEN")
-	[ "$STATUS" = 201 ] && [ "$(json .status)" = active ] &&
-	    [ -n "$(json '.pass // empty')" ] || break
+	if [ "$STATUS" != 201 ] || [ "$(json .status)" != active ] ||
+	    [ -z "$(json '.pass // empty')" ]; then
+		break
+	fi
 	ends+=("$(json .active_until)")
 done
 check_eq "${#ends[@]}" 5 "5 joins: each 201, active at once, with a pass"
@@ -69,6 +71,6 @@ check_jq '.active >= 5 and .active <= 6 and .waiting >= 1' \
 admin PUT /v1/admin/queues/gate '{"mode":"passthrough"}'
 check_status 200 "PUT mode=passthrough -> 200"
 check "back in passthrough the waiter is let in by the next tick" \
-    wait_until 'http GET "/v1/queues/gate/tokens/$second"; [ "$(json .status)" = active ]' 3
+    wait_until "http GET /v1/queues/gate/tokens/$second; [ \"\$(json .status)\" = active ]" 3
 http GET /v1/queues/gate
 check_jq '.active == 7 and .waiting == 0' "summary: 7 active, nobody waits"
