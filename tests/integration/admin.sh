@@ -104,7 +104,7 @@ check_jq '.queue == "line" and .state == "paused" and .waiting == 6 and
     "one queue: state, waiting 6, totals, admitted in the last minute, streams"
 check_jq '.config == {"mode":"rate","batch":2,"interval":1,"max_active":0,
     "active_ttl":300,"waiting_ttl":600,"max_waiting":0,"state":"paused",
-    "redirect":"https://shop.example/line"}' \
+    "redirect":"https://shop.example/line","renew":"no","access":"open"}' \
     "its configuration, integers as numbers, as the file says"
 admin GET /v1/admin/queues/nope
 check_error 404 queue_not_found "an unknown queue: 404 queue_not_found"
