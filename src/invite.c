@@ -48,7 +48,9 @@ invite_claims(json_t *j, long long now, const char *queue, struct invite *iv)
 
 	if (!json_is_string(aud) || !valid_queue_id(json_string_value(aud)) ||
 	    !json_is_string(jti) || json_string_length(jti) < 1 ||
-	    json_string_length(jti) > INVITE_JTI_MAX || !json_is_integer(exp))
+	    json_string_length(jti) > INVITE_JTI_MAX || !json_is_integer(exp) ||
+	    json_integer_value(exp) < 0 ||
+	    json_integer_value(exp) > INVITE_EXP_MAX)
 		return "the invitation lacks a valid aud, jti or exp";
 	uses = json_object_get(j, "max_uses");
 	if (uses && (!json_is_integer(uses) || json_integer_value(uses) < 1 ||

@@ -20,6 +20,7 @@
 #define INVITE_JTI_MAX 256
 #define INVITE_USES_MAX 1000000
 #define INVITE_ID_LEN 43	/* base64url of a SHA-256 */
+#define INVITE_EXP_MAX 253402300799LL	/* 9999-12-31: no overflow in ms */
 
 struct invite {
 	char queue[CONF_QUEUE_ID_MAX + 1];	/* aud */

@@ -85,6 +85,11 @@ START_TEST(test_refused)
 	ck_assert_int_eq(invite_verify(k, "", 0, NOW, "vip", &iv, &why), -1);
 	ck_assert_int_eq(invite_verify(NULL, "a.b.c", 5, NOW, "vip", &iv,
 	    &why), -1);
+	/* an exp past the year 9999 would overflow in ms: refused */
+	invite_sign(k, "vip", "g", 9223372036854775807LL, 1, a, sizeof a);
+	ck_assert_int_eq(invite_verify(k, a, strlen(a), NOW, "vip", &iv, &why),
+	    -1);
+	ck_assert_str_eq(why, "the invitation lacks a valid aud, jti or exp");
 	ck_assert_int_eq(invite_sign(k, "vip", "", NOW, 1, a, sizeof a), -1);
 	ck_assert_int_eq(invite_sign(k, "vip", "g", NOW, 1, a, 20), -1);
 	passkeys_free(k);
