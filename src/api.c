@@ -60,6 +60,13 @@ void
 api_pass_cookie(struct app *app, struct evhttp_request *req,
     const struct token_status *st)
 {
+	api_pass_cookie_as(app, req, st, "Set-Cookie");
+}
+
+void
+api_pass_cookie_as(struct app *app, struct evhttp_request *req,
+    const struct token_status *st, const char *header)
+{
 	char buf[PASS_MAX + 512];
 
 	if (st->pass == NULL || cookie_set(buf, sizeof buf,
@@ -67,7 +74,7 @@ api_pass_cookie(struct app *app, struct evhttp_request *req,
 	    st->active_until - (long long)time(NULL),
 	    app->conf->pass_cookie_domain, app->conf->pass_cookie_secure) == -1)
 		return;
-	evhttp_add_header(evhttp_request_get_output_headers(req), "Set-Cookie",
+	evhttp_add_header(evhttp_request_get_output_headers(req), header,
 	    buf);
 }
 

@@ -76,6 +76,9 @@ void api_pass_attach(struct app *app, struct token_status *st, char *buf);
 /* Set-Cookie with the pass of st, when it has one. */
 void api_pass_cookie(struct app *app, struct evhttp_request *req,
     const struct token_status *st);
+/* The same cookie in another header (for nginx: X-Waitroom-Set-Cookie). */
+void api_pass_cookie_as(struct app *app, struct evhttp_request *req,
+    const struct token_status *st, const char *header);
 
 /* Joins: 0 to go on, or -1 after answering 403 forbidden_origin. */
 int api_join_origin(struct app *app, struct evhttp_request *req);

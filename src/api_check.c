@@ -11,6 +11,10 @@
  * per pass thanks to revoke.c; while Redis is unreachable, a pass that is
  * signed and unexpired is accepted: admitted visitors keep their session
  * through a Redis outage, as a stateless pass promises.
+ *
+ * A pass accepted renews its session in a queue with renew = yes
+ * (renew.lua, asked at most once a second per pass thanks to
+ * renewals.c), and comes back fresh once half its life is gone.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +29,7 @@
 #include "cookie.h"
 #include "http.h"
 #include "log.h"
+#include "renewals.h"
 #include "revoke.h"
 #include "qstore.h"
 #include "validate.h"
@@ -65,13 +70,93 @@ check_allow(struct evhttp_request *req, const struct pass_claims *c)
 	http_send_empty(req, 204);
 }
 
-/* 204 for PASS_OK, else 401 saying why. */
+/*
+ * A pass renewed: its session now ends at end (unix seconds). When the
+ * pass has less than half its life left, a fresh one rides along in
+ * X-Waitroom-Pass, and as a whole cookie in X-Waitroom-Set-Cookie, which
+ * nginx's auth_request_set hands to add_header Set-Cookie.
+ */
 static void
-check_answer(struct evhttp_request *req, enum pass_verdict v,
+check_fresh_pass(struct app *app, struct evhttp_request *req,
+    struct pass_claims *c, long long end)
+{
+	long long now = check_now_ms() / 1000;
+	struct token_status st = { .queue = c->queue, .token = c->token,
+	    .active = 1, .active_until = end };
+	char buf[PASS_MAX];
+
+	if (end <= c->exp)
+		return;
+	if ((c->exp - now) * 2 < c->exp - c->iat) {
+		api_pass_attach(app, &st, buf);
+		if (st.pass != NULL) {
+			evhttp_add_header(evhttp_request_get_output_headers(req),
+			    "X-Waitroom-Pass", st.pass);
+			api_pass_cookie_as(app, req, &st,
+			    "X-Waitroom-Set-Cookie");
+		}
+	}
+	c->exp = end;
+}
+
+struct renew_call {
+	struct app *app;
+	struct evhttp_request *req;
+	struct pass_claims c;
+};
+
+static void
+check_renew_done(enum result r, const struct renewal *rn, void *arg)
+{
+	struct renew_call *k = arg;
+
+	if (r == RESULT_OK || r == RESULT_GONE) {
+		/* gone: the pass alone decides until it expires */
+		renewals_put(k->app->renewals, k->c.queue, k->c.token, rn,
+		    check_now_ms());
+		if (rn->renews)
+			check_fresh_pass(k->app, k->req, &k->c,
+			    rn->expiry_ms / 1000);
+	}
+	check_allow(k->req, &k->c);
+	free(k);
+}
+
+/* A pass in good standing: its session slides on (renew = yes). */
+static void
+check_renew(struct app *app, struct evhttp_request *req,
     const struct pass_claims *c)
 {
-	if (v == PASS_OK)
+	struct renew_call *k;
+	struct renewal rn;
+	struct pass_claims fresh = *c;
+
+	if (renewals_get(app->renewals, c->queue, c->token, check_now_ms(),
+	    &rn)) {
+		if (rn.renews)
+			check_fresh_pass(app, req, &fresh, rn.expiry_ms / 1000);
+		check_allow(req, &fresh);
+		return;
+	}
+	if ((k = calloc(1, sizeof *k)) == NULL) {
 		check_allow(req, c);
+		return;
+	}
+	k->app = app, k->req = req, k->c = *c;
+	if (qstore_renew(app->qstore, c->queue, c->token, check_renew_done,
+	    k) == -1) {
+		check_allow(req, c);
+		free(k);
+	}
+}
+
+/* 204 for PASS_OK (renewing the session), else 401 saying why. */
+static void
+check_answer(struct app *app, struct evhttp_request *req,
+    enum pass_verdict v, const struct pass_claims *c)
+{
+	if (v == PASS_OK)
+		check_renew(app, req, c);
 	else
 		check_deny(req, v);
 }
@@ -89,7 +174,7 @@ check_lookup_done(enum result r, const struct revoke_facts *f, void *arg)
 		f = &unknown;
 	}
 	revoke_put(k->app->revoke, k->c.queue, k->c.token, f, check_now_ms());
-	check_answer(k->req, revoke_verdict(f, k->c.iat), &k->c);
+	check_answer(k->app, k->req, revoke_verdict(f, k->c.iat), &k->c);
 	free(k);
 }
 
@@ -103,7 +188,7 @@ check_refusals(struct app *app, struct evhttp_request *req,
 	    check_now_ms());
 
 	if (known >= 0) {
-		check_answer(req, (enum pass_verdict)known, c);
+		check_answer(app, req, (enum pass_verdict)known, c);
 		return;
 	}
 	if ((k = calloc(1, sizeof *k)) == NULL) {

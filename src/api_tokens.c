@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <event2/buffer.h>
 #include <jansson.h>
@@ -13,9 +14,11 @@
 
 #include "api.h"
 #include "http.h"
+#include "invite.h"
 #include "join_batch.h"
 #include "log.h"
 #include "qstore.h"
+#include "text.h"
 #include "validate.h"
 
 static void
@@ -30,12 +33,25 @@ status_reply(struct api_call *c, const struct standing *s, int code)
 	http_send_text(c->req, code, reply_status_text(&st));
 }
 
+/* A join, and whether it carried an invitation. */
+struct join_call {
+	struct api_call call;	/* first: join_done frees it as a whole */
+	int invited;
+};
+
 static void
 join_done(enum result r, const struct standing *s, void *arg)
 {
 	struct api_call *c = arg;
 	char tok[9];
 
+	if (r == RESULT_USED && ((struct join_call *)c)->invited) {
+		http_send_error(c->req, 403, "invite_used", "this invitation "
+		    "to queue '%s' has been used as often as it allows",
+		    c->queue);
+		free(c);
+		return;
+	}
 	if (r == RESULT_USED) {
 		api_join_used(c->app, c->req, c->queue);
 		free(c);
@@ -106,8 +122,8 @@ join_body(struct evhttp_request *req, json_t **doc, const char **user,
 		break;
 	case JOIN_BODY_BAD_SHAPE:
 		http_send_error(req, 400, "bad_request", "the body is a JSON "
-		    "object with at most the fields \"user\", \"challenge\" "
-		    "and \"nonce\"");
+		    "object with at most the fields \"user\", \"challenge\", "
+		    "\"nonce\" and \"invite\"");
 		break;
 	case JOIN_BODY_USER_TYPE:
 		http_send_error(req, 400, "bad_request",
@@ -121,28 +137,93 @@ join_body(struct evhttp_request *req, json_t **doc, const char **user,
 	return -1;
 }
 
+/*
+ * The body's invitation, if any: 0 with *use filled (its kind and id
+ * borrowed from iv) or use->kind NULL when there is none; -1 after
+ * answering 400 or 403 invite_invalid. Checked in memory, before the
+ * join goes to Redis, so a bad one changes nothing.
+ */
+static int
+join_invite(struct app *app, struct evhttp_request *req, json_t *doc,
+    const char *queue, struct invite *iv, struct qs_use *use)
+{
+	json_t *v = doc ? json_object_get(doc, "invite") : NULL;
+	const char *why;
+
+	memset(use, 0, sizeof *use);
+	if (v == NULL)
+		return 0;
+	if (!json_is_string(v)) {
+		http_send_error(req, 400, "bad_request",
+		    "\"invite\" must be a string");
+		return -1;
+	}
+	if (invite_verify(app->passkeys, json_string_value(v),
+	    json_string_length(v), (long long)time(NULL), queue, iv,
+	    &why) == -1) {
+		http_send_error(req, 403, "invite_invalid", "%s", why);
+		return -1;
+	}
+	use->kind = "invite", use->id = iv->id;
+	use->limit = iv->max_uses;
+	/* counted for as long as the invitation could be accepted */
+	use->expires_ms = (iv->exp + PASS_LEEWAY) * 1000;
+	return 0;
+}
+
+/*
+ * The proof of work, unless the join carries an invitation: a site that
+ * invited the visitor vouches for them, and a join holds one use key.
+ * On a proof, *use becomes its challenge's. 0 when the join may go on;
+ * -1 after answering 403.
+ */
+static int
+join_proof(struct app *app, struct evhttp_request *req, const char *queue,
+    const char *challenge, const char *nonce, struct qs_use *use,
+    struct api_proof *proof)
+{
+	if (use->kind != NULL)
+		return 0;
+	if (api_join_proof(app, req, queue, challenge, nonce, proof) == -1)
+		return -1;
+	if (proof->has_use)
+		*use = proof->use;
+	return 0;
+}
+
 void
 api_join(struct app *app, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
+	struct join_call *j;
 	struct api_call *c;
 	const char *user, *challenge, *nonce;
 	struct api_proof proof;
+	struct invite iv;
+	struct qs_use use;
 	json_t *doc = NULL;
 	uuid_t uu;
 
 	if (api_join_origin(app, req) == -1 ||
 	    join_body(req, &doc, &user, &challenge, &nonce) == -1 ||
+	    join_invite(app, req, doc, m->queue, &iv, &use) == -1 ||
 	    api_join_rate(app, req, client) == -1 ||
-	    api_join_proof(app, req, m->queue, challenge, nonce, &proof) == -1 ||
-	    (c = api_call_new(app, req, m->queue, NULL)) == NULL)
+	    join_proof(app, req, m->queue, challenge, nonce, &use, &proof) == -1)
 		goto done;
+	if ((j = calloc(1, sizeof *j)) == NULL) {
+		http_send_error(req, 500, "internal", "out of memory");
+		goto done;
+	}
+	c = &j->call;
+	c->app = app, c->req = req;
+	text_copy(c->queue, sizeof c->queue, m->queue);
+	j->invited = use.kind != NULL && strcmp(use.kind, "invite") == 0;
 	uuid_generate_random(uu);
 	uuid_unparse_lower(uu, c->token);
 	/* Before the add: a full batch is sent, and may be answered, in it. */
 	http_await(req);
 	if (join_batch_add(app->join_batch, c->queue, c->token, user,
-	    proof.has_use ? &proof.use : NULL, join_done, c) == -1) {
+	    use.kind ? &use : NULL, join_done, c) == -1) {
 		http_send_error(req, 500, "internal", "out of memory");
 		free(c);
 	}

@@ -16,6 +16,7 @@ struct store_opts;
 struct pages;
 struct passkeys;
 struct revoke;
+struct renewals;
 struct ratelimit;
 struct netlist;
 struct join_batch;
@@ -41,6 +42,7 @@ struct app {
 	const struct passkeys *passkeys;	/* NULL: passes are off */
 	struct passkeys *passkeys_owned;	/* what a reload read */
 	struct revoke *revoke;		/* recent answers about passes */
+	struct renewals *renewals;	/* recent renewals of sessions */
 	struct ratelimit *ratelimit;	/* join_rate_per_ip */
 	const struct netlist *trusted;	/* trusted_proxies; NULL: none */
 	int worker;			/* -1: the single process */

@@ -40,10 +40,12 @@ struct conf_key {
 	int restart;			/* a reload keeps the value in force */
 };
 
-static const char *const mode_names[] = { "rate", "capacity", NULL };
+static const char *const mode_names[] = { "rate", "capacity", "passthrough",
+	NULL };
 static const char *const state_names[] = { "open", "paused", "closed", NULL };
 static const char *const bool_names[] = { "no", "yes", NULL };
 static const char *const challenge_names[] = { "off", "pow", NULL };
+static const char *const access_names[] = { "open", "invite", NULL };
 
 #define G(f) .goff = offsetof(struct conf, f)
 #define Q(f) .qoff = offsetof(struct queue_conf, f)
@@ -113,10 +115,10 @@ static const struct conf_key conf_keys[] = {
 	  INT(0, 1000000) },
 	{ "fd_reserve", SC_GLOBAL, G(fd_reserve), .def = "5", INT(0, 50) },
 	{ "mode", SC_QUEUE, Q(mode), .def = "rate", ENUM(mode_names) },
-	{ "batch", SC_QUEUE, Q(batch), .def = "100", INT(1, 1000000) },
+	{ "batch", SC_QUEUE, Q(batch), .def = "0", INT(0, 1000000) },
 	{ "interval", SC_QUEUE, Q(interval), .def = "10", INT(1, 86400) },
-	{ "max_active", SC_QUEUE, Q(max_active), .def = "1000",
-	  INT(1, 100000000) },
+	{ "max_active", SC_QUEUE, Q(max_active), .def = "0",
+	  INT(0, 100000000) },
 	{ "active_ttl", SC_QUEUE, Q(active_ttl), .def = "300",
 	  INT(1, 604800) },
 	{ "waiting_ttl", SC_QUEUE, Q(waiting_ttl), .def = "120",
@@ -138,6 +140,8 @@ static const struct conf_key conf_keys[] = {
 	  INT(1, 32) },
 	{ "pow_calm_rate", SC_QUEUE, Q(pow_calm_rate), .def = "10",
 	  INT(1, 1000000) },
+	{ "renew", SC_QUEUE, Q(renew), .def = "no", ENUM(bool_names) },
+	{ "access", SC_QUEUE, Q(access), .def = "open", ENUM(access_names) },
 	{ "page_template", SC_BOTH, G(page_template), Q(page_template),
 	  PATH, RESTART },
 };

@@ -12,20 +12,22 @@
 #define CONF_QUEUE_ID_MAX 64
 #define CONF_ERR_MAX 512
 
-enum queue_mode { MODE_RATE, MODE_CAPACITY };
+enum queue_mode { MODE_RATE, MODE_CAPACITY, MODE_PASSTHROUGH };
 enum queue_state { STATE_OPEN, STATE_PAUSED, STATE_CLOSED };
 
 struct queue_conf {
 	char name[CONF_QUEUE_ID_MAX + 1];
 	int mode;		/* enum queue_mode */
-	long batch;		/* rate: admit batch every interval s */
+	long batch;		/* admit batch every interval s; 0: unset */
 	long interval;
-	long max_active;	/* capacity: most active at once */
+	long max_active;	/* most active at once; 0: unset */
 	long active_ttl;	/* seconds a session lasts */
 	long waiting_ttl;	/* seconds a waiter may go unseen */
 	long max_waiting;	/* 0: unlimited */
 	int state;		/* enum queue_state */
 	char *redirect;		/* NULL: none */
+	int renew;		/* 1: a session slides to active_ttl after use */
+	int access;		/* 0: open, 1: invite (joins need an invitation) */
 	char *page_template;	/* NULL: the global one or built-in */
 	int join_challenge;	/* 0 off, 1 pow (a proof of work) */
 	long pow_bits;		/* 0: auto */

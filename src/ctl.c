@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "ctl_admin.h"
+#include "ctl_invite.h"
 #include "plan.h"
 #include "validate.h"
 
@@ -34,6 +35,8 @@ static const struct ctl_command ctl_commands[] = {
 	{ "set", "create a queue or change its settings", ctl_admin },
 	{ "promote", "admit the next N of a queue now", ctl_admin },
 	{ "kick", "remove one token from a queue", ctl_admin },
+	{ "invite", "print invitations to an invite-only queue",
+	  ctl_invite },
 };
 
 #define NCOMMANDS (sizeof ctl_commands / sizeof ctl_commands[0])
@@ -131,13 +134,12 @@ plan_print_text(const struct plan_opts *o, const struct plan *p)
 	printf("  note: rate mode admits at the site's full rate; with whole "
 	    "%ld s sessions\n  about %ld are inside at once, the capacity "
 	    "rather than the target.\n\n", in->session, p->rate_active);
-	printf("# rate mode: admit %ld every %ld s\n[queue %s]\n"
+	printf("# both caps: admit %ld every %ld s, and never more than "
+	    "%ld inside at once\n[queue %s]\n"
 	    "mode        = rate\nbatch       = %ld\ninterval    = %ld\n"
-	    "active_ttl  = %ld\n"
-	    "# or capacity mode: at most %ld inside at once\n"
-	    "# mode       = capacity\n# max_active = %ld\n", p->batch,
-	    in->interval, o->queue, p->batch, in->interval, in->session,
-	    p->max_active, p->max_active);
+	    "max_active  = %ld\nactive_ttl  = %ld\n", p->batch, in->interval,
+	    p->max_active, o->queue, p->batch, in->interval, p->max_active,
+	    in->session);
 }
 
 /* The queue name is [A-Za-z0-9_-], so it needs no JSON escaping. */

@@ -15,7 +15,8 @@ struct queue_facts {
 	long active_ttl;	/* seconds */
 	long long now_ms;	/* Redis TIME */
 	long long last_tick_ms;	/* last admission; 0: never */
-	double rate;		/* measured admissions per second; 0: none yet */
+	double rate;		/* how fast the line moves, places a second
+				 * (lib.lua's line_speed); 0: unknown */
 };
 
 /*
@@ -23,5 +24,13 @@ struct queue_facts {
  * estimate (a paused queue admits nobody).
  */
 long long eta_seconds(const struct queue_facts *f, long long position);
+
+/*
+ * The range the wait at this estimate will likely fall in, [*low,
+ * *high] seconds (low <= eta <= high): bench/eta's p10 to p90 of the
+ * estimate's error for the queue's mode. Nothing when eta is -1.
+ */
+void eta_range(const struct queue_facts *f, long long eta, long long *low,
+    long long *high);
 
 #endif

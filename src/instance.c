@@ -28,6 +28,7 @@
 #include "qstore.h"
 #include "ratelimit.h"
 #include "reload.h"
+#include "renewals.h"
 #include "revoke.h"
 #include "store.h"
 #include "streams.h"
@@ -308,10 +309,12 @@ instance_run(int worker, int ready_fd, void *arg)
 	app.trusted = r->trusted;
 	app.ratelimit = r->ratelimit;
 	if ((app.base = base_new()) == NULL ||
-	    (app.revoke = revoke_new()) == NULL || (app.ratelimit == NULL &&
+	    (app.revoke = revoke_new()) == NULL ||
+	    (app.renewals = renewals_new()) == NULL || (app.ratelimit == NULL &&
 	    (app.ratelimit = ratelimit_new(r->conf->join_rate_per_ip, 0)) ==
 	    NULL)) {
 		revoke_free(app.revoke);
+		renewals_free(app.renewals);
 		log_error("event=startup_failed error=\"no event base\"");
 		if (app.base)
 			event_base_free(app.base);
@@ -323,6 +326,7 @@ instance_run(int worker, int ready_fd, void *arg)
 	if (app.ratelimit != r->ratelimit)
 		ratelimit_free(app.ratelimit);
 	revoke_free(app.revoke);
+	renewals_free(app.renewals);
 	event_base_free(app.base);
 	return rc;
 }

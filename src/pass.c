@@ -48,7 +48,7 @@ pass_sign(const struct passkeys *k, const struct pass_claims *c, char *out,
 }
 
 /* The header: HS256, no crit, typ JWT if any, and a key we hold. */
-static enum pass_verdict
+enum pass_verdict
 pass_header(const struct passkeys *k, const struct jwt_parts *p,
     const struct passkey **key)
 {

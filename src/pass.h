@@ -51,6 +51,15 @@ int pass_sign(const struct passkeys *k, const struct pass_claims *c,
 enum pass_verdict pass_verify(const struct passkeys *k, const char *s,
     size_t len, long long now, const char *queue, struct pass_claims *c);
 
+/*
+ * The header of a JWT signed with our keys (passes, invitations): HS256,
+ * no crit, typ JWT if any, a kid we hold (*key). PASS_OK,
+ * PASS_MALFORMED, PASS_BAD_ALG, PASS_NO_KID or PASS_UNKNOWN_KID.
+ */
+struct jwt_parts;
+enum pass_verdict pass_header(const struct passkeys *k,
+    const struct jwt_parts *p, const struct passkey **key);
+
 /* A sentence for people: "the pass has expired". */
 const char *pass_verdict_text(enum pass_verdict v);
 

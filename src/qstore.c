@@ -516,3 +516,28 @@ qstore_lookup(struct qstore *qs, const char *queue, const char *token,
 	    1 + LOOKUP_FIELDS, argv);
 }
 
+
+/* ---- renewals ---------------------------------------------------------- */
+
+static void
+read_renew(struct qcall *c, enum result r, const redisReply *rp)
+{
+	struct renewal rn = { 0, 0 };
+
+	if (r == RESULT_OK && (r = qreply_renewal(rp, &rn)) == RESULT_ERROR)
+		r = qcall_misshaped(c);
+	((qs_renew_cb *)c->cb)(r, &rn, c->arg);
+}
+
+int
+qstore_renew(struct qstore *qs, const char *queue, const char *token,
+    qs_renew_cb *cb, void *arg)
+{
+	const char *argv[QUEUE_KEYS + 1];
+	struct queue_keys k;
+
+	qcall_queue_argv(qs, queue, &k, argv);
+	argv[QUEUE_KEYS] = token;
+	return qcall_eval(qs, qcall_new(qs, read_renew, cb, arg, "renew",
+	    queue), LUA_RENEW, QUEUE_KEYS, QUEUE_KEYS + 1, argv);
+}

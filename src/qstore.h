@@ -18,6 +18,7 @@
 
 #include "conf.h"
 #include "result.h"
+#include "renewals.h"
 #include "revoke.h"
 #include "standing.h"
 
@@ -151,6 +152,15 @@ typedef void qs_lookup_cb(enum result r, const struct revoke_facts *f,
 int qstore_lookup(struct qstore *qs, const char *queue, const char *token,
     qs_lookup_cb *cb, void *arg);
 
+/*
+ * renew.lua: a pass was used. In a queue with renew = yes the session's
+ * end slides to active_ttl from now (at most once every few seconds);
+ * RESULT_OK with the end in force, RESULT_GONE when there is no session.
+ */
+typedef void qs_renew_cb(enum result r, const struct renewal *rn,
+    void *arg);
+int qstore_renew(struct qstore *qs, const char *queue, const char *token,
+    qs_renew_cb *cb, void *arg);
 /* admin_show.lua: figures of n queues, f[i] for names[i]. */
 typedef void qs_figures_cb(enum result r, const struct queue_figures *f,
     size_t n, void *arg);

@@ -56,7 +56,8 @@ facts_queue(const redisReply *r, int off, struct standing *s)
 	for (int i = 0; i < 4; i++)
 		if (elem_num(r, F_BATCH + off + i, &v[i]) == -1)
 			return -1;
-	q->mode = strcmp(mode, "capacity") == 0 ? MODE_CAPACITY : MODE_RATE;
+	q->mode = strcmp(mode, "capacity") == 0 ? MODE_CAPACITY :
+	    strcmp(mode, "passthrough") == 0 ? MODE_PASSTHROUGH : MODE_RATE;
 	q->state = strcmp(state, "paused") == 0 ? STATE_PAUSED :
 	    strcmp(state, "closed") == 0 ? STATE_CLOSED : STATE_OPEN;
 	q->batch = (long)v[0], q->interval = (long)v[1];
@@ -242,6 +243,26 @@ qreply_lookup(const redisReply *r, struct revoke_facts *f)
 	    f->dropped_ms <= 0))
 		return -1;
 	return 0;
+}
+
+enum result
+qreply_renewal(const redisReply *r, struct renewal *rn)
+{
+	const char *w = qreply_str(r, 0);
+
+	if (w == NULL)
+		return RESULT_ERROR;
+	if (strcmp(w, "renewed") != 0 && strcmp(w, "fixed") != 0) {
+		enum result res = word_result(w);
+
+		return res == RESULT_GONE || res == RESULT_NO_QUEUE ? res :
+		    RESULT_ERROR;
+	}
+	if (r->elements != 2 || elem_num(r, 1, &rn->expiry_ms) == -1 ||
+	    rn->expiry_ms <= 0)
+		return RESULT_ERROR;
+	rn->renews = w[0] == 'r';
+	return RESULT_OK;
 }
 
 int

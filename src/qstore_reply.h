@@ -71,6 +71,8 @@ int qreply_tick(const redisReply *r, struct tick_figures *t);
 
 /* The pass check's lookup. */
 int qreply_lookup(const redisReply *r, struct revoke_facts *f);
+/* renew.lua's reply: RESULT_OK (rn filled), GONE, NO_QUEUE or ERROR. */
+enum result qreply_renewal(const redisReply *r, struct renewal *rn);
 
 /* A flat array of field, value pairs. */
 int qreply_config(const redisReply *r, struct qconfig *c);

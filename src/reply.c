@@ -49,8 +49,8 @@ reply_gone_body(const char *queue, const char *token, const char *reason)
  * (check_reply compares the two).
  */
 
-/* Room for the status object's keys, literals and five integers. */
-#define REPLY_STATUS_FIXED 256
+/* Room for the status object's keys, literals and seven integers. */
+#define REPLY_STATUS_FIXED 320
 /* The most text one input byte can become: \u00XX, or \uFFFD if bad. */
 #define REPLY_ESC_MAX 6
 
@@ -149,7 +149,12 @@ put_waiting(char *p, const struct token_status *st)
 	p = put_lit(p, ",\"eta_seconds\":");
 	if (st->eta_seconds < 0)
 		return put_lit(p, "null");
-	return decimal_put(p, st->eta_seconds);
+	p = decimal_put(p, st->eta_seconds);
+	p = put_lit(p, ",\"eta_range\":[");
+	p = decimal_put(p, st->eta_low);
+	p = put_lit(p, ",");
+	p = decimal_put(p, st->eta_high);
+	return put_lit(p, "]");
 }
 
 char *

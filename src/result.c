@@ -20,6 +20,9 @@ static const struct result_answer answers[] = {
 	/* The endpoint that gave the use key says what it was. */
 	[RESULT_USED] = { 403, "used", "what this join carries for queue '%s' "
 	    "was used up already", NULL, "used" },
+	[RESULT_INVITE_REQUIRED] = { 403, "invite_required", "queue '%s' "
+	    "takes joins by invitation only: send {\"invite\": \"<the "
+	    "invitation>\"}", NULL, "closed" },
 	[RESULT_UNAVAILABLE] = { 503, "store_unavailable", "the queue store is "
 	    "unreachable; try again shortly", "1", "unavailable" },
 	[RESULT_ERROR] = { 500, "internal", "the queue store answered "
@@ -45,6 +48,7 @@ static const struct {
 	{ "existing", RESULT_EXISTING }, { "no_queue", RESULT_NO_QUEUE },
 	{ "gone", RESULT_GONE }, { "closed", RESULT_CLOSED },
 	{ "full", RESULT_FULL }, { "used", RESULT_USED },
+	{ "invite_required", RESULT_INVITE_REQUIRED },
 };
 
 enum result

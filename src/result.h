@@ -17,6 +17,7 @@ enum result {
 	RESULT_CLOSED,		/* the queue takes no joins now */
 	RESULT_FULL,		/* the line is at max_waiting */
 	RESULT_USED,		/* the join's use key is used up (join.lua) */
+	RESULT_INVITE_REQUIRED,	/* an invite-only queue, no invitation */
 	RESULT_UNAVAILABLE,	/* Redis not reachable, not answering, busy */
 	RESULT_ERROR		/* an error or a reply of the wrong shape */
 };

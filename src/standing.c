@@ -30,4 +30,5 @@ standing_waiting(const struct standing *s, const char *queue,
 	st->waiting = s->waiting;
 	st->position = rank + 1;
 	st->eta_seconds = eta_seconds(&s->q, st->position);
+	eta_range(&s->q, st->eta_seconds, &st->eta_low, &st->eta_high);
 }

@@ -28,6 +28,7 @@ struct token_status {
 	long long position;		/* waiting: 1 = next */
 	long long waiting;		/* size of the whole line */
 	long long eta_seconds;		/* waiting: -1 = null (no estimate) */
+	long long eta_low, eta_high;	/* eta_range; with eta_seconds */
 	long long active_until;		/* active: unix seconds */
 	const char *redirect;		/* active: NULL when none */
 	const char *pass;		/* active: NULL when passes are off */

@@ -106,7 +106,8 @@ valid_user(const char *s, size_t len)
 static size_t
 join_known_fields(const json_t *doc)
 {
-	static const char *const known[] = { "user", "challenge", "nonce" };
+	static const char *const known[] = { "user", "challenge", "nonce",
+	    "invite" };
 	size_t n = 0;
 
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)

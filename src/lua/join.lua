@@ -20,8 +20,9 @@
 -- key of limit 1 (a challenge: every join of a drop carries one) is
 -- checked and claimed in one call (SET NX GET PXAT) and deleted again
 -- when the join gets no place: one call per join instead of three.
--- A capacity queue with a free slot and nobody waiting admits the joiner
--- at once: the entry's status is then 'active'.
+-- A capacity queue with room under its caps and nobody waiting, and a
+-- passthrough queue, admit the joiner at once: the entry's status is then
+-- 'active'.
 -- Reply: { head, entry 1, ..., entry n }, where head is the part of
 -- facts() every join shares (parsed by qstore_reply.c), led by the length of the
 -- line before the batch:
@@ -34,7 +35,8 @@
 --     the bare 'new' entries before it);
 --   'result token status n waiting' otherwise, result 'new' (admitted at
 --     once) or 'existing' (the user's place);
---   or 'no_queue' / 'closed' / 'full' / 'used'.
+--   or 'no_queue' / 'closed' / 'full' / 'used' / 'invite_required' (a
+--   queue with access = invite, and the join carries no invitation).
 -- A number in an entry is written as Lua writes it, whole up to 10^14:
 -- ranks and counts, and expiries in ms until the year 5138. Most joins
 -- take a bare 'new': no number to write, nothing for the daemon to read.
@@ -95,6 +97,12 @@ local function admit_now(token)
 end
 
 local function join_one(i, token, userkey, guard)
+  -- An invite-only queue: the join's use key must be an invitation's
+  -- (keys.c's keys_used, kind 'invite'); the daemon checked its signature.
+  if c.access == 'invite' and not (guard and
+      string.find(guard.key, ':used:invite:', 1, true)) then
+    return 'invite_required'
+  end
   if guard and guard.limit == 1 then
     if redis.call('SET', guard.key, '1', 'NX', 'GET', 'PXAT',
         guard.expires) then
@@ -120,8 +128,9 @@ local function join_one(i, token, userkey, guard)
   if userkey then
     redis.call('SET', userkey, token, 'EX', ttl)
   end
-  if c.mode == 'capacity' and c.state == 'open' and waiting == 0 and
-      free_slots(now, c, 1) > 0 then
+  if c.mode ~= 'rate' and c.state == 'open' and waiting == 0 and
+      room(now, c, 1) > 0 then
+    took(c, 1)
     return admit_now(token)
   end
   places[np + 1], places[np + 2] = seq + i, token
@@ -176,7 +185,7 @@ if joined > 0 then
 end
 -- The head last: the tick and rate as they stand after the batch.
 out[1] = { waiting0, now, tonumber(redis.call('GET', KEYS[7]) or '0'),
-  redis.call('HGET', KEYS[6], 'rate') or '0', c.mode or 'rate',
+  line_speed(c), c.mode or 'rate',
   c.state or 'open', c.batch or '0', c.interval or '0',
   c.max_active or '0', c.active_ttl or '0', c.redirect or '' }
 return out

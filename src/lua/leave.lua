@@ -1,6 +1,7 @@
 -- leave.lua: leave the line, or end an active session (freeing its slot).
 -- KEYS: see lib.lua; KEYS[8] the token's revoked key (keys.c)
--- In a capacity queue, the freed slot goes to the next waiter at once.
+-- In a capacity queue, the freed slot goes to the next waiter at once
+-- (when its batch cap, if set, allows).
 -- An ended session's entry pass is revoked: KEYS[8] lives until the pass
 -- expires plus the leeway checkers allow (GET /v1/check reads it).
 -- ARGV[1] token
@@ -22,12 +23,17 @@ if expiry then
   redis.call('ZREM', KEYS[4], token)
   redis.call('HINCRBY', KEYS[6], 'left', 1)
   local now = now_ms()
+  if c.mode == 'capacity' then
+    -- how long it lasted, for the ETA (lib.lua's line_speed)
+    local len = now - (expiry - (tonumber(c.active_ttl) or 300) * 1000)
+    sessions_ended(1, math.max(len, 0), c)
+  end
   local ttl = expiry - now + (tonumber(ARGV[3]) or 0)
   if ttl > 0 then
     redis.call('SET', KEYS[8], '1', 'PX', ttl)
   end
   if c.mode == 'capacity' and c.state ~= 'paused' then
-    admit(free_slots(now, c, 100), now, c, ARGV[2])
+    took(c, admit(room(now, c, 100), now, c, ARGV[2]))
   end
   return { 'left', 'active' }
 end

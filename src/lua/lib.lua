@@ -23,18 +23,75 @@ end
 -- quarter of what reading the hash did.
 local function load_conf(key)
   local v = redis.call('HMGET', key, 'state', 'mode', 'batch', 'interval',
-    'max_active', 'active_ttl', 'waiting_ttl', 'max_waiting', 'redirect')
+    'max_active', 'active_ttl', 'waiting_ttl', 'max_waiting', 'redirect',
+    'renew', 'access')
   if not v[1] then
     return nil
   end
-  return { state = v[1], mode = v[2], batch = v[3], interval = v[4],
+  local c = { state = v[1], mode = v[2], batch = v[3], interval = v[4],
     max_active = v[5], active_ttl = v[6], waiting_ttl = v[7],
-    max_waiting = v[8], redirect = v[9] }
+    max_waiting = v[8], redirect = v[9], renew = v[10], access = v[11] }
+  -- A cap of 0 is not set: the mode's own cap then takes its old default
+  -- (batch 100 in rate mode, max_active 1000 in capacity mode), and the
+  -- other cap is off. What every script and the facts see is this.
+  if c.mode == 'capacity' then
+    if (tonumber(c.max_active) or 0) <= 0 then
+      c.max_active = '1000'
+    end
+  elseif c.mode ~= 'passthrough' then
+    if (tonumber(c.batch) or 0) <= 0 then
+      c.batch = '100'
+    end
+  end
+  return c
 end
 
 -- Active sessions not yet ended at now.
 local function active_count(now)
   return redis.call('ZCOUNT', KEYS[4], '(' .. now, '+inf')
+end
+
+-- The mean session, in ms: a moving average over the sessions that
+-- ended ('sess' in the stats hash), active_ttl until one has.
+local function mean_session(c, sess)
+  return tonumber(sess or '') or (tonumber(c.active_ttl) or 300) * 1000
+end
+
+-- k sessions ended, each after ms: each moves the mean a twentieth of
+-- the way (bench/eta: fast enough to follow a room's first minutes).
+local function sessions_ended(k, ms, c)
+  if k <= 0 then
+    return
+  end
+  local sess = mean_session(c, redis.call('HGET', KEYS[6], 'sess'))
+  sess = sess + (1 - (19 / 20) ^ k) * (ms - sess)
+  redis.call('HSET', KEYS[6], 'sess', string.format('%d', sess))
+end
+
+-- How fast the line moves, in places a second: the 'rate' of facts().
+-- A capacity queue's slots turn over once every mean session, and the
+-- places ahead of a waiter also go to those who abandon (their share of
+-- the line's leavers so far), so it moves at max_active / mean session /
+-- the share admitted: steady from the first join, where the measured
+-- admission rate (a moving average over a minute) lagged the room by
+-- a third (bench/eta). A rate queue's line moves batch / interval / the
+-- share admitted. Any other queue: the measured admission rate.
+local function line_speed(c)
+  local st = redis.call('HMGET', KEYS[6], 'rate', 'sess', 'admitted',
+    'abandoned')
+  local adm, ab = tonumber(st[3]) or 0, tonumber(st[4]) or 0
+  local keep = 1
+  if adm + ab > 0 then
+    keep = math.max(adm / (adm + ab), 0.5)
+  end
+  local max, batch = tonumber(c.max_active) or 0, tonumber(c.batch) or 0
+  local interval = tonumber(c.interval) or 0
+  if c.mode == 'capacity' and max > 0 then
+    return string.format('%.6f', max * 1000 / mean_session(c, st[2]) / keep)
+  elseif c.mode == 'rate' and batch > 0 and interval > 0 then
+    return string.format('%.6f', batch / interval / keep)
+  end
+  return st[1] or '0'
 end
 
 -- The reply every status-like script shares (read by qstore_reply.c,
@@ -47,7 +104,7 @@ end
 -- caller knows it, saves counting the line again.
 local function facts(result, token, status, n, now, c, waiting)
   local tick = redis.call('GET', KEYS[7]) or '0'
-  local rate = redis.call('HGET', KEYS[6], 'rate') or '0'
+  local rate = line_speed(c)
   waiting = waiting or redis.call('ZCARD', KEYS[3])
   return { result, token, status, n, waiting, now,
     tonumber(tick), rate, c.mode or 'rate', c.state or 'open',
@@ -156,4 +213,68 @@ local function free_slots(now, c, cap)
     return cap
   end
   return free
+end
+
+-- How many may enter now under both caps, never more than cap: the
+-- sessions (max_active, when set) and the admissions per interval (batch
+-- every interval, when set; what the interval has left is 'owed' in the
+-- stats hash, and a new interval grants a whole batch, nothing saved up,
+-- keeping the cadence unless the queue sat idle). A passthrough queue has
+-- neither. Whoever admits then calls took() with how many entered.
+local function room(now, c, cap)
+  if c.mode == 'passthrough' then
+    return cap
+  end
+  local max = tonumber(c.max_active) or 0
+  if max > 0 then
+    local free = max - active_count(now)
+    if free < cap then
+      cap = free > 0 and free or 0
+    end
+  end
+  local batch = tonumber(c.batch) or 0
+  if batch <= 0 or cap <= 0 then
+    return cap
+  end
+  local interval = (tonumber(c.interval) or 10) * 1000
+  local last = tonumber(redis.call('GET', KEYS[7]) or '0')
+  local owed = tonumber(redis.call('HGET', KEYS[6], 'owed') or '0')
+  if last == 0 or now - last >= interval then
+    owed = batch
+    local at = now
+    if last > 0 and now - last < 2 * interval then
+      at = last + interval
+    end
+    redis.call('SET', KEYS[7], ms_text(at))
+    redis.call('HSET', KEYS[6], 'owed', owed)
+  end
+  if owed < cap then
+    return owed
+  end
+  return cap
+end
+
+-- n entered through room(): the interval's allowance shrinks by n.
+local function took(c, n)
+  if n > 0 and c.mode ~= 'passthrough' and (tonumber(c.batch) or 0) > 0 then
+    redis.call('HINCRBY', KEYS[6], 'owed', -n)
+  end
+end
+
+-- A renewing queue's session (renew = yes) ends active_ttl after its
+-- last use: token's end (expiry, in ms) moves to now + active_ttl, but
+-- only once it would move by a quarter of active_ttl or 5 s, whichever
+-- is less, so a visitor checked many times a second costs one write
+-- every few seconds on every instance together. The end in force.
+local function renew(token, expiry, now, c)
+  if c.renew ~= 'yes' then
+    return expiry
+  end
+  local ttl = (tonumber(c.active_ttl) or 300) * 1000
+  local want = now + ttl
+  if want - expiry < math.min(5000, ttl / 4) then
+    return expiry
+  end
+  redis.call('ZADD', KEYS[4], 'XX', ms_text(want), token)
+  return want
 end

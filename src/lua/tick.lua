@@ -92,6 +92,11 @@ if full then
   local bits, pttl = pow_now(false)
   return { #ended, 0, 0, redis.call('ZCARD', KEYS[3]), now, bits, pttl }
 end
+-- sessions that ran their whole active_ttl, for the ETA (lib.lua's
+-- line_speed)
+if c.mode == 'capacity' then
+  sessions_ended(#ended, (tonumber(c.active_ttl) or 300) * 1000, c)
+end
 
 -- (2) waiters whose client has gone quiet, unless Redis was full lately
 local was_full = tonumber(redis.call('GET', KEYS[8]) or '0')
@@ -112,38 +117,15 @@ if #quiet > 0 then
   redis.call('HINCRBY', KEYS[6], 'abandoned', #quiet)
 end
 
--- (3) admissions
+-- (3) admissions, as many as both caps allow (lib.lua's room())
 local admitted = 0
 if c.state ~= 'paused' then
-  if c.mode == 'capacity' then
-    admitted = admit(free_slots(now, c, cap), now, c, channel)
-  else
-    -- The tick key makes the rate global: one batch per interval, however
-    -- many instances run. A batch larger than cap is owed to next calls.
-    local interval = (tonumber(c.interval) or 10) * 1000
-    local last = tonumber(redis.call('GET', KEYS[7]) or '0')
-    local owed = tonumber(redis.call('HGET', KEYS[6], 'owed') or '0')
-    if last == 0 or now - last >= interval then
-      owed = tonumber(c.batch) or 0
-      -- keep the cadence, unless the queue sat idle for long
-      if last > 0 and now - last < 2 * interval then
-        now = last + interval
-      end
-      redis.call('SET', KEYS[7], now)
-    end
-    if owed > 0 then
-      local n = owed
-      if n > cap then
-        n = cap
-      end
-      admitted = admit(n, now_ms(), c, channel)
-      if admitted < n then
-        owed = 0	-- the line ran out: a batch is not saved up
-      else
-        owed = owed - admitted
-      end
-      redis.call('HSET', KEYS[6], 'owed', owed)
-    end
+  local n = room(now, c, cap)
+  admitted = admit(n, now_ms(), c, channel)
+  took(c, admitted)
+  if c.mode == 'rate' and admitted < n then
+    -- the line ran out: a batch is not saved up
+    redis.call('HSET', KEYS[6], 'owed', 0)
   end
 end
 

@@ -36,10 +36,15 @@
   function save() { try { localStorage.setItem(storeKey, JSON.stringify(mine)); } catch (e) { /* private mode */ } }
   function forget() { mine = null; try { localStorage.removeItem(storeKey); } catch (e) { /* private mode */ } }
 
-  function etaWords(sec) {
+  // With eta_range [low, high] (api.md): "about 4–6 minutes".
+  function etaWords(sec, range) {
     if (sec === null || sec === undefined || sec < 0) return t('eta_none');
     if (sec < 60) return t('eta_soon');
     var m = Math.ceil(sec / 60);
+    if (range && range.length === 2 && range[0] >= 60) {
+      var lo = Math.ceil(range[0] / 60), hi = Math.ceil(range[1] / 60);
+      if (lo < hi && hi < 90) return t('eta_minutes', lo + '\u2013' + hi);
+    }
     if (m === 1) return t('eta_minute');
     if (m < 90) return t('eta_minutes', m);
     var h = Math.round(m / 60);
@@ -60,7 +65,7 @@
     text('wr-position', String(pos));
     text('wr-ahead', String(typeof st.ahead === 'number' ? st.ahead : pos - 1));
     text('wr-waiting', String(st.waiting));
-    text('wr-eta', etaWords(st.eta_seconds));
+    text('wr-eta', etaWords(st.eta_seconds, st.eta_range));
     var bar = $('wr-progress');
     if (bar) {
       var span = mine.first - 1;

@@ -162,6 +162,24 @@ def run(b, pages, shop_url):
         p.wait('document.readyState === "complete"', 5)
         p.screenshot(os.path.join(ART, 'entered.png'))
 
+    # ---- a long wait: its range, in minutes (api.md's eta_range) -----------
+    s = b.new_page()
+    pages.append(s)
+    s.goto(BASE + '/q/slow')
+    eta = s.wait('(function(){var t=document.getElementById("wr-eta")'
+                 '.textContent; return /[0-9]\u2013[0-9]/.test(t) && t;})()', 10)
+    m = re.match(r'^about (\d+)\u2013(\d+) minutes$', eta or '')
+    stoken = stored(s, 'slow')
+    with urllib.request.urlopen('%s/v1/queues/slow/tokens/%s' %
+                                (BASE, stoken), timeout=5) as r:
+        rng = json.load(r).get('eta_range') or [0, 0]
+    want = [-(-x // 60) for x in rng]
+    # the page read it a moment before: each end may be a minute more
+    check(m and int(m.group(1)) - want[0] in (0, 1) and
+          int(m.group(2)) - want[1] in (0, 1),
+          'a wait of minutes shows eta_range as "about A\u2013B minutes"',
+          '%s vs eta_range %s' % (eta, rng))
+
     # ---- Korean, on a phone ------------------------------------------------
     k = b.new_page(390, 780, True)
     pages.append(k)

@@ -102,11 +102,11 @@ check_jq '.queue == "line" and .state == "paused" and .waiting == 6 and
     .active == 0 and .totals.joined == 6 and .totals.admitted == 0 and
     .admitted_last_minute == 0 and .streams == 0' \
     "one queue: state, waiting 6, totals, admitted in the last minute, streams"
-check_jq '.config == {"mode":"rate","batch":2,"interval":1,"max_active":1000,
+check_jq '.config == {"mode":"rate","batch":2,"interval":1,"max_active":0,
     "active_ttl":300,"waiting_ttl":600,"max_waiting":0,"state":"paused",
     "redirect":"https://shop.example/line","join_challenge":"off",
     "pow_bits":0,"pow_ttl":300,"pow_start_bits":16,"pow_max_bits":22,
-    "pow_calm_rate":10}' \
+    "pow_calm_rate":10,"renew":"no","access":"open"}' \
     "its configuration, integers as numbers, as the file says"
 admin GET /v1/admin/queues/nope
 check_error 404 queue_not_found "an unknown queue: 404 queue_not_found"
@@ -182,7 +182,7 @@ put_refused() {
 put_refused '{"batch": 7, "interval": "abc"}' interval
 check_json .error.message "key 'interval': 'abc' is not an integer (accepted: an integer from 1 to 86400)" \
     "the message is the configuration file's"
-put_refused '{"batch": 0}' batch
+put_refused '{"batch": -1}' batch
 put_refused '{"mode": "fast"}' mode
 check_contains "$(json .error.message)" "rate, capacity" "a bad mode lists what is accepted"
 put_refused '{"redirect": "ftp://x"}' redirect
@@ -255,7 +255,7 @@ start_more_waitroomd two "$WR_TMP/admin.conf"
 B=http://127.0.0.1:$MORE_PORT
 admin PUT /v1/admin/queues/fresh '{"mode": "rate", "batch": 10, "interval": 1, "state": "paused"}'
 check_status 201 "PUT of a new queue: 201 created"
-check_jq '.result == "created" and .config.batch == 10 and .config.max_active == 1000' \
+check_jq '.result == "created" and .config.batch == 10 and .config.max_active == 0' \
     "a new queue gets the given fields over the defaults"
 out=$(curl -s -X POST "$B/v1/queues/fresh/tokens")
 # shellcheck disable=SC2034 # read by wait_until's code below

@@ -28,6 +28,12 @@ waiting_ttl = 600
 mode        = rate
 state       = paused
 waiting_ttl = 600
+
+[queue slow]
+mode        = rate
+batch       = 1
+interval    = 600
+waiting_ttl = 600
 EOF2
 
 start_redis

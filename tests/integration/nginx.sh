@@ -32,6 +32,12 @@ waiting_ttl = 600
 [queue other]
 mode        = capacity
 max_active  = 10
+
+[queue renewing]
+mode        = capacity
+max_active  = 10
+active_ttl  = 4
+renew       = yes
 EOF2
 
 start_redis
@@ -216,6 +222,31 @@ check_eq "$STATUS $LOCATION" "302 /q/shop" \
 through_nginx "$P2"
 check_eq "$STATUS $(cat "$WR_TMP/p.body")" "200 welcome to the shop" \
     "the pass of the entered event opens the shop"
+
+# ---- a renewing queue: the fresh pass becomes the browser's cookie -------
+
+nginx_stop
+nginx_start "the site guarding a renewing queue" \
+    -e 's|check?queue=shop|check?queue=renewing|' -e 's|/q/shop|/q/renewing|'
+rm -f "$JAR"
+visit /v1/queues/renewing/tokens -X POST
+check_eq "$STATUS $(jq -r .status <<<"$BODY")" "201 active" \
+    "a visitor of the renewing queue is admitted"
+R1=$(jq -r .pass <<<"$BODY")
+visit "/v1/queues/renewing/tokens/$(jq -r .token <<<"$BODY")"
+jar_pass() { awk -F '\t' '$6 == "waitroom_pass" { print $7 }' "$JAR"; }
+check_eq "$(jar_pass)" "$R1" "the browser holds the pass as its cookie"
+# Half of the 4 s pass is gone after 2 s: a visit then brings a fresh one.
+check "nginx sets the fresh pass of /v1/check as the cookie within 4 s" \
+    wait_until 'visit /; [ "$STATUS" = 200 ] && [ "$(jar_pass)" != "$R1" ]' 4
+R2=$(jar_pass)
+through_nginx "$R2"
+check_eq "$STATUS $(cat "$WR_TMP/p.body")" "200 welcome to the shop" \
+    "the fresh pass opens the shop"
+check "the shop never sees the cookie header of the check" \
+    bash -c "! grep -qi 'x-waitroom-set-cookie' '$N/v.h'"
+nginx_stop
+nginx_start etc/nginx/waitroom-site.conf
 
 # ---- no waitroomd: fail-closed, the default -----------------------------
 

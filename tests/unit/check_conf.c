@@ -16,7 +16,8 @@
 	"page_template"
 #define QUEUE_KEYS "mode, batch, interval, max_active, active_ttl, " \
 	"waiting_ttl, max_waiting, state, redirect, join_challenge, pow_bits, " \
-	"pow_ttl, pow_start_bits, pow_max_bits, pow_calm_rate, page_template"
+	"pow_ttl, pow_start_bits, pow_max_bits, pow_calm_rate, renew, access, " \
+	"page_template"
 #define ACC_LISTEN "host:port, host an IPv4 address, localhost or [IPv6], " \
 	"port 0 to 65535"
 #define ACC_REDIS "host:port with port 1 to 65535, unix:/absolute/path, " \
@@ -67,9 +68,9 @@ START_TEST(test_defaults)
 	conf_queue_init(&q, "concert");
 	ck_assert_str_eq(q.name, "concert");
 	ck_assert_int_eq(q.mode, MODE_RATE);
-	ck_assert_int_eq(q.batch, 100);
+	ck_assert_int_eq(q.batch, 0);
 	ck_assert_int_eq(q.interval, 10);
-	ck_assert_int_eq(q.max_active, 1000);
+	ck_assert_int_eq(q.max_active, 0);
 	ck_assert_int_eq(q.active_ttl, 300);
 	ck_assert_int_eq(q.waiting_ttl, 120);
 	ck_assert_int_eq(q.max_waiting, 0);
@@ -231,7 +232,7 @@ START_TEST(test_several_queues)
 	ck_assert_ptr_null(conf_queue_find(&c, "missing"));
 	ck_assert_int_eq(a->batch, 5);
 	ck_assert_int_eq(a->mode, MODE_RATE);
-	ck_assert_int_eq(b->batch, 100);
+	ck_assert_int_eq(b->batch, 0);
 	ck_assert_int_eq(b->mode, MODE_CAPACITY);
 	ck_assert_int_eq(b->state, STATE_CLOSED);
 	ck_assert_str_eq(c.page_template, "/srv/global.html");
@@ -344,29 +345,29 @@ static const struct {
 	  "(accepted: " QUEUE_KEYS ")" },
 	{ "[queue q]\nbatch = 1O\n",
 	  "waitroom.conf:2: key 'batch': '1O' is not an integer "
-	  "(accepted: an integer from 1 to 1000000)" },
+	  "(accepted: an integer from 0 to 1000000)" },
 	{ "# 1\n# 2\n# 3\n# 4\n# 5\n# 6\n# 7\n# 8\n# 9\n# 10\n"
-	  "[queue q]\nbatch = 0\n",
-	  "waitroom.conf:12: key 'batch': '0' is out of range "
-	  "(accepted: an integer from 1 to 1000000)" },
+	  "[queue q]\nbatch = -1\n",
+	  "waitroom.conf:12: key 'batch': '-1' is out of range "
+	  "(accepted: an integer from 0 to 1000000)" },
 	{ "[queue q]\nbatch = 10x\n",
 	  "waitroom.conf:2: key 'batch': '10x' is not an integer "
-	  "(accepted: an integer from 1 to 1000000)" },
+	  "(accepted: an integer from 0 to 1000000)" },
 	{ "[queue q]\nbatch = 10 20\n",
 	  "waitroom.conf:2: key 'batch': '10 20' is not an integer "
-	  "(accepted: an integer from 1 to 1000000)" },
+	  "(accepted: an integer from 0 to 1000000)" },
 	{ "[queue q]\nbatch = +5\n",
 	  "waitroom.conf:2: key 'batch': '+5' is not an integer "
-	  "(accepted: an integer from 1 to 1000000)" },
+	  "(accepted: an integer from 0 to 1000000)" },
 	{ "[queue q]\nbatch = 0x10\n",
 	  "waitroom.conf:2: key 'batch': '0x10' is not an integer "
-	  "(accepted: an integer from 1 to 1000000)" },
+	  "(accepted: an integer from 0 to 1000000)" },
 	{ "[queue q]\nbatch =\n",
 	  "waitroom.conf:2: key 'batch': '' is not an integer "
-	  "(accepted: an integer from 1 to 1000000)" },
+	  "(accepted: an integer from 0 to 1000000)" },
 	{ "[queue q]\nbatch = 99999999999999999999999\n",
 	  "waitroom.conf:2: key 'batch': '99999999999999999999999' is out of "
-	  "range (accepted: an integer from 1 to 1000000)" },
+	  "range (accepted: an integer from 0 to 1000000)" },
 	{ "[queue q]\nmax_waiting = -1\n",
 	  "waitroom.conf:2: key 'max_waiting': '-1' is out of range "
 	  "(accepted: an integer from 0 to 1000000000)" },
@@ -384,7 +385,7 @@ static const struct {
 	  "(accepted: an integer from 64 to 1048576)" },
 	{ "[queue q]\nmode = fast\n",
 	  "waitroom.conf:2: key 'mode': 'fast' is not valid "
-	  "(accepted: rate, capacity)" },
+	  "(accepted: rate, capacity, passthrough)" },
 	{ "[queue q]\nstate = Open\n",
 	  "waitroom.conf:2: key 'state': 'Open' is not valid "
 	  "(accepted: open, paused, closed)" },
@@ -602,10 +603,11 @@ START_TEST(test_queue_set)
 	struct queue_conf q;
 
 	conf_queue_init(&q, "concert");
-	ck_assert_int_eq(conf_queue_set(&q, "batch", "0", err, sizeof err), -1);
-	ck_assert_str_eq(err, "key 'batch': '0' is out of range "
-	    "(accepted: an integer from 1 to 1000000)");
-	ck_assert_int_eq(q.batch, 100);
+	ck_assert_int_eq(conf_queue_set(&q, "batch", "-1", err, sizeof err),
+	    -1);
+	ck_assert_str_eq(err, "key 'batch': '-1' is out of range "
+	    "(accepted: an integer from 0 to 1000000)");
+	ck_assert_int_eq(q.batch, 0);
 	ck_assert_int_eq(conf_queue_set(&q, "bacth", "5", err, sizeof err),
 	    -1);
 	ck_assert_str_eq(err, "unknown key 'bacth' in [queue concert] "
@@ -680,10 +682,10 @@ START_TEST(test_queue_fields)
 
 	conf_queue_init(&q, "concert");
 	conf_queue_fields(&q, collect, &f);
-	ck_assert_int_eq(f.n, 14);
-	ck_assert_str_eq(f.buf, "mode=rate;batch=100;interval=10;"
-	    "max_active=1000;active_ttl=300;waiting_ttl=120;max_waiting=0;"
-	    "state=open;" POW_DEFAULTS);
+	ck_assert_int_eq(f.n, 16);
+	ck_assert_str_eq(f.buf, "mode=rate;batch=0;interval=10;"
+	    "max_active=0;active_ttl=300;waiting_ttl=120;max_waiting=0;"
+	    "state=open;" POW_DEFAULTS "renew=no;access=open;");
 
 	ck_assert_int_eq(conf_queue_set(&q, "mode", "capacity", err,
 	    sizeof err), 0);
@@ -696,10 +698,11 @@ START_TEST(test_queue_fields)
 	f.buf[0] = '\0';
 	f.n = 0;
 	conf_queue_fields(&q, collect, &f);
-	ck_assert_int_eq(f.n, 15);
-	ck_assert_str_eq(f.buf, "mode=capacity;batch=100;interval=10;"
-	    "max_active=1000;active_ttl=300;waiting_ttl=120;max_waiting=0;"
-	    "state=closed;redirect=https://x.example/;" POW_DEFAULTS);
+	ck_assert_int_eq(f.n, 17);
+	ck_assert_str_eq(f.buf, "mode=capacity;batch=0;interval=10;"
+	    "max_active=0;active_ttl=300;waiting_ttl=120;max_waiting=0;"
+	    "state=closed;redirect=https://x.example/;" POW_DEFAULTS
+	    "renew=no;access=open;");
 	conf_queue_free(&q);
 }
 END_TEST

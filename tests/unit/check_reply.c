@@ -109,9 +109,11 @@ START_TEST(test_status_waiting)
 	struct token_status st = {
 		.queue = "concert", .token = T, .active = 0,
 		.position = 1234, .waiting = 50210, .eta_seconds = 90,
+		.eta_low = 75, .eta_high = 103,
 		.active_until = 1763800000, .redirect = "https://x.example/",
 	};
 	json_t *j = status_of(&st);
+	json_t *range;
 
 	ck_assert_ptr_nonnull(j);
 	ck_assert_str_eq(str_of(j, "queue"), "concert");
@@ -121,6 +123,10 @@ START_TEST(test_status_waiting)
 	ck_assert_int_eq(int_of(j, "ahead"), 1233);
 	ck_assert_int_eq(int_of(j, "waiting"), 50210);
 	ck_assert_int_eq(int_of(j, "eta_seconds"), 90);
+	range = json_object_get(j, "eta_range");
+	ck_assert(json_is_array(range) && json_array_size(range) == 2);
+	ck_assert_int_eq(json_integer_value(json_array_get(range, 0)), 75);
+	ck_assert_int_eq(json_integer_value(json_array_get(range, 1)), 103);
 	ck_assert_ptr_null(json_object_get(j, "active_until"));
 	ck_assert_ptr_null(json_object_get(j, "redirect"));
 	json_decref(j);
@@ -141,6 +147,7 @@ START_TEST(test_status_waiting_no_eta)
 	eta = json_object_get(j, "eta_seconds");
 	ck_assert_ptr_nonnull(eta);
 	ck_assert(json_is_null(eta));
+	ck_assert_ptr_null(json_object_get(j, "eta_range"));
 	json_decref(j);
 }
 END_TEST
@@ -211,6 +218,9 @@ status_by_jansson(const struct token_status *st)
 		    json_integer(st->position - 1));
 		json_object_set_new(j, "eta_seconds", st->eta_seconds < 0 ?
 		    json_null() : json_integer(st->eta_seconds));
+		if (st->eta_seconds >= 0)
+			json_object_set_new(j, "eta_range", json_pack("[I,I]",
+			    (json_int_t)st->eta_low, (json_int_t)st->eta_high));
 	}
 	s = reply_dump(j);
 	json_decref(j);
@@ -249,6 +259,7 @@ START_TEST(test_status_text_is_janssons)
 	same_as_jansson(&st);
 	st.position = LLONG_MAX, st.waiting = LLONG_MAX;
 	st.eta_seconds = LLONG_MAX;
+	st.eta_low = LLONG_MAX - 1, st.eta_high = LLONG_MAX;
 	same_as_jansson(&st);
 	st.position = 0, st.waiting = 0, st.eta_seconds = 0;
 	same_as_jansson(&st);

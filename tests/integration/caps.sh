@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016 # jq programs and wait_until's code are quoted
+#
+# caps.sh: both caps at once. A rate queue (5 a second) with max_active 8
+# holds exactly 8 sessions after 5 s, not 25; a DELETE of an active token
+# lets the next waiter in within the next interval; and whatever frees,
+# no second admits more than 5.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+cat >"$WR_TMP/caps.conf" <<'EOF2'
+[queue caps]
+mode        = rate
+batch       = 5
+interval    = 1
+max_active  = 8
+active_ttl  = 600
+waiting_ttl = 600
+EOF2
+
+start_redis
+start_waitroomd "$WR_TMP/caps.conf"
+wait_ready || bail "the daemon is ready" "$(wr_last)"
+
+# Sample Redis's count of admissions, with Redis's time in ms (the clock
+# the admissions go by), every 50 ms.
+(
+	for ((i = 0; i < 400; i++)); do
+		rcli --no-raw eval "local t = redis.call('TIME')
+			return t[1] * 1000 + math.floor(t[2] / 1000) .. ' ' ..
+			(redis.call('HGET', KEYS[1], 'admitted') or '')" \
+		    1 'wr:{caps}:stats' 2>/dev/null | tr -d '"'
+		sleep 0.05
+	done
+) >"$WR_TMP/admitted.samples" &
+sampler=$!
+WR_EXTRA_PIDS+=("$sampler")
+
+urls=()
+for ((i = 0; i < 30; i++)); do urls+=("$WR_BASE/v1/queues/caps/tokens"); done
+t0=$(now_ms)
+curl -s --max-time 30 -X POST -w '\n' "${urls[@]}" >"$WR_TMP/joins"
+mapfile -t tokens < <(jq -r .token "$WR_TMP/joins")
+check_eq "${#tokens[@]}" 30 "30 joins answered"
+
+# Five seconds of a 5-a-second rate would admit 25; the session cap is 8.
+wait_until "[ \$(now_ms) -ge $((t0 + 5000)) ]" 10
+http GET /v1/queues/caps
+check_jq '.active == 8 and .waiting == 22' "after 5 s exactly 8 are active, 22 wait"
+http GET "/v1/queues/caps/tokens/${tokens[8]}"
+check_jq '.status == "waiting" and .position == 1 and .eta_seconds > 5' \
+    "the 9th waits first in line, its ETA set by the session cap, not the rate"
+check_jq '.eta_range == [(.eta_seconds / (1 + 0.11) | floor), (.eta_seconds / (1 - 0.12) | ceil)]' \
+    "its eta_range is api.md's for rate mode: [eta / 1.11, eta / 0.88]"
+
+# ---- a DELETE frees a slot for the next interval --------------------------
+
+http DELETE "/v1/queues/caps/tokens/${tokens[0]}"
+check_status 204 "DELETE of an active token -> 204"
+check "the 9th joiner is let in within the next interval" \
+    wait_until 'http GET "/v1/queues/caps/tokens/${tokens[8]}"; [ "$(json .status)" = active ]' 2
+http GET /v1/queues/caps
+check_jq '.active == 8 and .waiting == 21' "8 active again, 21 wait"
+
+# ---- freeing every slot: still 5 a second ---------------------------------
+
+for i in 1 2 3 4 5 6 7 8; do
+	http DELETE "/v1/queues/caps/tokens/${tokens[i]}"
+done
+check "8 slots freed at once fill again within 3 s" \
+    wait_until 'http GET /v1/queues/caps; [ "$(json .active)" = 8 ] && [ "$(json .waiting)" = 13 ]' 3
+# One more second of samples past the refill.
+t1=$(now_ms)
+wait_until "[ \$(now_ms) -ge $((t1 + 1000)) ]" 3
+kill "$sampler" 2>/dev/null
+wait "$sampler" 2>/dev/null
+
+# Within any 600 ms, at most 5 admissions: an interval begins a second
+# after the last one began (ticks every 250 ms may start it late, never
+# early), so two batches are never closer than 750 ms.
+worst=$(awk '$2 != "" { t[n] = $1; a[n] = $2; n++ }
+	END { m = 0; for (i = 0; i < n; i++) for (j = i + 1; j < n && t[j] - t[i] < 600; j++)
+		if (a[j] - a[i] > m) m = a[j] - a[i]; print m " " n }' "$WR_TMP/admitted.samples")
+read -r most samples <<<"$worst"
+if [ "$samples" -ge 40 ] && [ "$most" -le 5 ] && [ "$most" -ge 5 ]; then
+	pass "never more than 5 admitted within one interval ($samples samples, most $most)"
+else
+	fail "never more than 5 admitted within one interval" "samples $samples, most $most"
+fi
+check_eq "$(rcli hget 'wr:{caps}:stats' admitted)" 17 "17 admitted in all: 8, 1 and 8"
+

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016 # jq programs and wait_until's code are quoted
+#
+# renew.sh: sessions that renew (renew = yes, active_ttl = 6). A visitor
+# whose pass passes /v1/check every 2 s is still active after 15 s, on the
+# fresh passes /v1/check hands out in X-Waitroom-Pass once half a pass's
+# life is gone; so is one whose page GETs its token every 2 s. One that
+# stops is gone within active_ttl and a tick. A queue with renew = no
+# keeps its fixed sessions, and hands out no pass.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+printf 'k1 %s\n' 'renew-secret-0123456789abcdefghijklm' >"$WR_TMP/keys"
+cat >"$WR_TMP/renew.conf" <<EOF2
+pass_key_file = $WR_TMP/keys
+pass_cookie_secure = no
+
+[queue slide]
+mode        = capacity
+max_active  = 10
+active_ttl  = 6
+waiting_ttl = 600
+renew       = yes
+
+[queue fixed]
+mode        = capacity
+max_active  = 10
+active_ttl  = 6
+waiting_ttl = 600
+EOF2
+
+start_redis
+start_waitroomd "$WR_TMP/renew.conf"
+wait_ready || bail "the daemon is ready" "$(wr_last)"
+
+# exp_of PASS: the exp claim of a pass.
+exp_of() {
+	local p=${1#*.}
+	p=${p%%.*}
+	p=$(tr '_-' '/+' <<<"$p")
+	while [ $((${#p} % 4)) != 0 ]; do p+='='; done
+	base64 -d <<<"$p" 2>/dev/null | jq -r .exp
+}
+
+t0=$(now_ms)
+join slide
+A=$TOKEN PA=$(json .pass)
+join slide
+B=$TOKEN
+join slide
+C=$TOKEN
+join fixed
+D=$TOKEN PD=$(json .pass)
+check_eq "$(rcli zcard 'wr:{slide}:active') $(rcli zcard 'wr:{fixed}:active')" \
+    "3 1" "four visitors admitted at once"
+exp0=$(exp_of "$PA")
+
+# Every 2 s for 16 s: A passes /v1/check (on the freshest pass it was
+# given), C's page GETs its token, D passes /v1/check; B does nothing.
+checks=0 refused=0 fresh=0 cookie=0 d_fresh=0 b_gone_ms=''
+for ((round = 0; round <= 8; round++)); do
+	wait_until '[ $(( $(now_ms) - t0 )) -ge $((round * 2000)) ]' 3
+	http GET /v1/check "" -H "Authorization: Bearer $PA"
+	checks=$((checks + 1))
+	[ "$STATUS" = 204 ] || refused=$((refused + 1))
+	if has_header X-Waitroom-Pass; then
+		PA=$(header X-Waitroom-Pass)
+		fresh=$((fresh + 1))
+		[[ $(header X-Waitroom-Set-Cookie) == waitroom_pass=$PA\;* ]] &&
+		    cookie=$((cookie + 1))
+	fi
+	http GET "/v1/queues/slide/tokens/$C"
+	[ "$(json .status)" = active ] || refused=$((refused + 1))
+	http GET /v1/check "" -H "Authorization: Bearer $PD"
+	has_header X-Waitroom-Pass && d_fresh=$((d_fresh + 1))
+	# B is watched in Redis: a GET of its token would renew it.
+	if [ -z "$b_gone_ms" ] && [ -z "$(rcli zscore 'wr:{slide}:active' "$B")" ]; then
+		b_gone_ms=$(( $(now_ms) - t0 ))
+	fi
+done
+check_eq "$refused" 0 "16 s of checks every 2 s: each of $checks checks and GETs found the session"
+http GET "/v1/queues/slide/tokens/$A"
+check_jq '.status == "active"' "the visitor that kept checking is still active after 16 s"
+http GET "/v1/queues/slide/tokens/$C"
+check_jq '.status == "active" and .active_until > (now + 3)' \
+    "so is the one whose page kept GETting its token, its end 6 s ahead"
+if [ "$fresh" -ge 3 ] && [ "$(exp_of "$PA")" -gt $((exp0 + 8)) ]; then
+	pass "fresh passes came in X-Waitroom-Pass ($fresh), the last ending well after the first"
+else
+	fail "fresh passes came in X-Waitroom-Pass" "fresh $fresh, exp $(exp_of "$PA") vs $exp0"
+fi
+check_eq "$cookie" "$fresh" "each with the same pass as a cookie in X-Waitroom-Set-Cookie"
+http GET /v1/check "" -H "Authorization: Bearer $PA"
+check_status 204 "the last fresh pass passes /v1/check"
+
+# B never came back: gone within active_ttl (6 s) and a tick (250 ms),
+# give or take one 2 s round of this loop.
+if [ -n "$b_gone_ms" ] && [ "$b_gone_ms" -le 8500 ]; then
+	pass "the visitor that stopped was gone after $b_gone_ms ms (active_ttl 6 s)"
+else
+	fail "the visitor that stopped is gone within active_ttl + a tick" "gone at ${b_gone_ms:-never} ms"
+fi
+http GET "/v1/queues/slide/tokens/$B"
+check_error 404 token_not_found "its token is gone"
+check_eq "$d_fresh" 0 "renew = no: /v1/check hands out no fresh pass"
+http GET "/v1/queues/fixed/tokens/$D"
+check_error 404 token_not_found "renew = no: the session ended after its fixed 6 s, checks or not"
