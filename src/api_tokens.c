@@ -30,12 +30,30 @@ status_reply(struct api_call *c, const struct standing *s, int code)
 	http_send_text(c->req, code, reply_status_text(&st));
 }
 
+/* 409 queue_not_open, with the times the visitor may come back at. */
+static void
+not_open(struct api_call *c, const struct standing *s)
+{
+	const struct result_answer *a = result_answer(RESULT_NOT_OPEN);
+	char msg[256];
+
+	http_send_json(c->req, a->status, json_pack("{s:{s:s,s:s,s:I,s:I}}",
+	    "error", "code", a->code, "message", result_message(a, c->queue,
+	    msg, sizeof msg), "opens_at", (json_int_t)s->opens_at,
+	    "prequeue_from", (json_int_t)s->prequeue_from));
+}
+
 static void
 join_done(enum result r, const struct standing *s, void *arg)
 {
 	struct api_call *c = arg;
 	char tok[9];
 
+	if (r == RESULT_NOT_OPEN) {
+		not_open(c, s);
+		free(c);
+		return;
+	}
 	if (r != RESULT_NEW && r != RESULT_EXISTING) {
 		api_send_result(c, r);
 		free(c);

@@ -27,6 +27,10 @@ struct queue_conf {
 	int state;		/* enum queue_state */
 	char *redirect;		/* NULL: none */
 	char *page_template;	/* NULL: the global one or built-in */
+	long opens_at;		/* unix seconds; 0: no schedule */
+	long prequeue_from;	/* unix seconds; 0: any time before */
+	long closes_at;		/* unix seconds; 0: never by itself */
+	char *beacon_round;	/* the announced public random value; NULL */
 };
 
 struct conf {
@@ -89,6 +93,13 @@ int conf_queue_set(struct queue_conf *q, const char *key, const char *value,
 enum conf_key_kind { CONF_UNKNOWN, CONF_LOCAL, CONF_SHARED_INT,
 	CONF_SHARED_TEXT };
 enum conf_key_kind conf_queue_key_kind(const char *key);
+
+/*
+ * The value of q's key as its Redis hash holds it (a time in unix
+ * seconds, whatever form it was given in), into buf; "" when unset.
+ */
+const char *conf_queue_value(const struct queue_conf *q, const char *key,
+    char *buf, size_t size);
 
 /* A queue with the defaults, named name. */
 void conf_queue_init(struct queue_conf *q, const char *name);

@@ -15,6 +15,7 @@
 #include "api.h"
 #include "app.h"
 #include "conf.h"
+#include "draw.h"
 #include "http.h"
 #include "instance.h"
 #include "join_batch.h"
@@ -222,7 +223,8 @@ serve(struct app *app, int fd)
 		goto done;
 	}
 	store_on_ready(app->store, on_store_ready, app);
-	if ((app->admission = admission_new(app)) == NULL) {
+	if ((app->admission = admission_new(app)) == NULL ||
+	    (app->draws = draws_new(app)) == NULL) {
 		log_error("event=startup_failed error=\"out of memory\"");
 		goto done;
 	}
@@ -249,6 +251,7 @@ done:
 	streams_free(app->streams);
 	http_free(app->http);
 	admission_free(app->admission);
+	draws_free(app->draws);
 	if (app->conf_owned) {
 		conf_free(app->conf_owned);
 		free(app->conf_owned);

@@ -49,7 +49,10 @@ struct queue_figures {
 struct tick_figures {
 	long long expired, abandoned, admitted, waiting;
 	long long full_ms;	/* Redis refused writes at this time; 0: no */
+	int draw;		/* enum qs_tick_draw */
 };
+/* What a scheduled queue's tick asks for. */
+enum qs_tick_draw { TICK_DRAW_NONE, TICK_DRAW_DUE, TICK_DRAW_NO_SEED };
 
 
 /* Calls through s (borrowed) for the keys under prefix (copied). */

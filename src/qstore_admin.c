@@ -76,7 +76,7 @@ read_config(struct qcall *c, enum result r, const redisReply *rp)
 }
 
 struct field_args {
-	const char *argv[4 + 4 * SEED_ARGS];
+	const char *argv[5 + 4 * SEED_ARGS];
 	char *copies[2 * SEED_ARGS];	/* the values are borrowed */
 	int argc, ncopies;
 };
@@ -110,19 +110,21 @@ qstore_put(struct qstore *qs, const char *queue, const char *const *pairs,
 	struct field_args a = { .argc = 0 };
 	char registry[KEYS_MAX], n[DECIMAL_MAX + 1];
 	struct queue_keys k;
+	struct draw_keys dk;
 	int rc;
 
 	if (npairs < 0 || npairs > SEED_ARGS)
 		return -1;
 	keys_queue(&k, qs->prefix, queue);
 	keys_registry(registry, qs->prefix);
-	a.argv[0] = k.config, a.argv[1] = registry, a.argv[2] = queue;
-	a.argv[3] = decimal_str(n, npairs), a.argc = 4;
-	memcpy(a.argv + 4, pairs, 2 * (size_t)npairs * sizeof *pairs);
+	keys_draw(&dk, qs->prefix, queue);
+	a.argv[0] = k.config, a.argv[1] = registry, a.argv[2] = dk.draw;
+	a.argv[3] = queue, a.argv[4] = decimal_str(n, npairs), a.argc = 5;
+	memcpy(a.argv + 5, pairs, 2 * (size_t)npairs * sizeof *pairs);
 	a.argc += 2 * npairs;
 	conf_queue_fields(q, add_field, &a);
 	rc = qcall_eval(qs, qcall_new(qs, read_config, cb, arg, "admin_put", queue),
-	    LUA_ADMIN_PUT, 2, a.argc, a.argv);
+	    LUA_ADMIN_PUT, 3, a.argc, a.argv);
 	fields_free(&a);
 	return rc;
 }

@@ -212,13 +212,14 @@ stream_gone(struct streams *b, struct stream *st, const char *reason)
 }
 
 /*
- * The status of a waiting token at rank. Updates coalesce: while earlier
- * output is still unsent, only the newest status matters, so none is
- * queued behind it (unless force: the first one).
+ * The status of a waiting token at rank (kind 'w'), or of one awaiting
+ * the draw among rank entrants (kind 'p'). Updates coalesce: while
+ * earlier output is still unsent, only the newest status matters, so none
+ * is queued behind it (unless force: the first one).
  */
 static void
 stream_status(struct streams *b, struct stream *st, const struct standing *s,
-    long long rank, int force)
+    char kind, long long rank, int force)
 {
 	struct token_status ts;
 	char tok[37];
@@ -230,7 +231,10 @@ stream_status(struct streams *b, struct stream *st, const struct standing *s,
 	}
 	st->stalls = 0;
 	uuid_unparse_lower(st->token, tok);
-	standing_waiting(s, b->queues[st->queue].name, tok, rank, &ts);
+	if (kind == 'p')
+		standing_prequeue(s, b->queues[st->queue].name, tok, rank, &ts);
+	else
+		standing_waiting(s, b->queues[st->queue].name, tok, rank, &ts);
 	stream_send(b, st, "status", reply_status_text(&ts));
 }
 
@@ -258,8 +262,8 @@ batch_apply(struct batch *bt, const struct qs_ranks *rk)
 
 		if (st->closed)
 			continue;
-		if (rk->kinds[i] == 'w')
-			stream_status(b, st, &rk->s, v, 0);
+		if (rk->kinds[i] == 'w' || rk->kinds[i] == 'p')
+			stream_status(b, st, &rk->s, rk->kinds[i], v, 0);
 		else if (rk->kinds[i] == 'a')
 			stream_entered(b, st, v);
 		else
@@ -495,7 +499,7 @@ streams_start(struct streams *b, struct evhttp_request *req,
 	stream_table_put(&b->streams, st);
 	wheel_put(&b->wheel, st, wheel_pick(&b->wheel));
 	b->queues[q].streams++;
-	stream_status(b, st, s, s->n, 1);
+	stream_status(b, st, s, s->prequeue ? 'p' : 'w', s->n, 1);
 }
 
 void

@@ -20,7 +20,9 @@
 --     the bare 'new' entries before it);
 --   'result token status n waiting' otherwise, result 'new' (admitted at
 --     once) or 'existing' (the user's place);
---   or 'no_queue' / 'closed' / 'full'.
+--   or 'no_queue' / 'closed' / 'full' / 'not_open' (before prequeue_from).
+-- Before opens_at a new place is a pre-queue entrant's (scored PRE + its
+-- ticket, lib.lua): 'new token prequeue entrants waiting'.
 -- A number in an entry is written as Lua writes it, whole up to 10^14:
 -- ranks and counts, and expiries in ms until the year 5138. Most joins
 -- take a bare 'new': no number to write, nothing for the daemon to read.
@@ -42,6 +44,12 @@ local cap = tonumber(c.max_waiting) or 0
 -- Scores for the batch at once: gaps (joins that got no new place) are
 -- harmless, since only the order of scores counts.
 local seq = redis.call('INCRBY', KEYS[2], n) - n
+local state = state_at(c, now)
+local pre = c.opens_at > 0 and now < c.opens_at
+local entrants = pre and undrawn() or 0
+if pre then
+  seq = seq + PRE
+end
 local joined = 0
 -- The new places go into the line with one ZADD at the end (and into the
 -- seen set with another, all scored now_s); until then, pending[token] is
@@ -60,10 +68,12 @@ end
 -- The place token holds (one of this batch's, or place()'s), or nil.
 local function existing(token)
   local rank = pending[token]
-  if rank then
+  if rank and rank < 0 then
+    return entry('existing', token, 'prequeue', entrants)
+  elseif rank then
     return entry('existing', token, 'waiting', rank)
   end
-  local status, at = place(token, now)
+  local status, at = place(token, now, c)
   if status then
     return entry('existing', token, status, at)
   end
@@ -85,8 +95,11 @@ local function join_one(i, token, userkey)
   if r then
     return r
   end
-  if c.state == 'closed' then
+  if state == 'closed' then
     return 'closed'
+  end
+  if pre and now < c.prequeue_from then
+    return 'not_open'
   end
   if cap > 0 and waiting >= cap then
     return 'full'
@@ -95,17 +108,24 @@ local function join_one(i, token, userkey)
   if userkey then
     redis.call('SET', userkey, token, 'EX', ttl)
   end
-  if c.mode == 'capacity' and c.state == 'open' and waiting == 0 and
-      free_slots(now, c, 1) > 0 then
+  if not pre and c.mode == 'capacity' and state == 'open' and
+      waiting == 0 and free_slots(now, c, 1) > 0 then
     return admit_now(token)
   end
   places[np + 1], places[np + 2] = seq + i, token
   seen[np + 1], seen[np + 2] = now_s, token
   np = np + 2
-  if userkey then
-    pending[token] = waiting
-  end
   waiting = waiting + 1
+  if pre then
+    entrants = entrants + 1
+    if userkey then
+      pending[token] = -entrants
+    end
+    return entry('new', token, 'prequeue', entrants)
+  end
+  if userkey then
+    pending[token] = waiting - 1
+  end
   return 'new'
 end
 
@@ -126,6 +146,7 @@ end
 -- The head last: the tick and rate as they stand after the batch.
 out[1] = { waiting0, now, tonumber(redis.call('GET', KEYS[7]) or '0'),
   redis.call('HGET', KEYS[6], 'rate') or '0', c.mode or 'rate',
-  c.state or 'open', c.batch or '0', c.interval or '0',
-  c.max_active or '0', c.active_ttl or '0', c.redirect or '' }
+  state, c.batch or '0', c.interval or '0',
+  c.max_active or '0', c.active_ttl or '0', c.redirect or '',
+  c.opens_at / 1000, c.prequeue_from / 1000, entrants }
 return out

@@ -10,13 +10,19 @@
 -- Redis takes writes and has taken them for waiting_ttl since any
 -- instance last saw it full: KEYS[8] keeps that time for every instance.
 -- While Redis is full only (1) runs, which frees memory.
--- KEYS: see lib.lua; KEYS[8] when Redis was last seen full (ms)
+-- A scheduled queue admits nobody before its opening, nor while
+-- pre-queue entrants await the draw (draw_step.lua), which the reply
+-- asks for once it is due: at opens_at, and once the beacon is given when
+-- one was announced (KEYS[9], the draw's hash).
+-- KEYS: see lib.lua; KEYS[8] when Redis was last seen full (ms);
+-- KEYS[9] the draw's hash
 -- ARGV[1] events channel
 -- ARGV[2] most tokens moved or swept per kind in one call
 -- ARGV[3] how long ago (ms) this instance last saw Redis refuse a write
 --         for memory; -1: never
--- Reply: { expired, abandoned, admitted, waiting, full } (full: now when
--- Redis refused a write, else 0) or { 'no_queue' }
+-- Reply: { expired, abandoned, admitted, waiting, full, draw } (full: now
+-- when Redis refused a write, else 0; draw: 1 when a draw is due, 2 when
+-- the schedule has no seed yet, else 0) or { 'no_queue' }
 local c = load_conf(KEYS[1])
 if not c then
   return { 'no_queue' }
@@ -37,8 +43,21 @@ if #ended > 0 then
   redis.call('HINCRBY', KEYS[6], 'expired', #ended)
 end
 
+-- The draw: due from the opening until drawn; a seed first.
+local draw, held = 0, false
+if c.opens_at > 0 then
+  local d = redis.call('HMGET', KEYS[9], 'seed', 'state', 'beacon')
+  held = now < c.opens_at or undrawn() > 0
+  if not d[1] then
+    draw = 2
+  elseif now >= c.opens_at and d[2] ~= 'drawn' and
+      (d[3] or c.beacon_round == '') then
+    draw = 1
+  end
+end
+
 if full then
-  return { #ended, 0, 0, redis.call('ZCARD', KEYS[3]), now }
+  return { #ended, 0, 0, redis.call('ZCARD', KEYS[3]), now, draw }
 end
 
 -- (2) waiters whose client has gone quiet, unless Redis was full lately
@@ -62,7 +81,7 @@ end
 
 -- (3) admissions
 local admitted = 0
-if c.state ~= 'paused' then
+if c.state ~= 'paused' and not held then
   if c.mode == 'capacity' then
     admitted = admit(free_slots(now, c, cap), now, c, channel)
   else
@@ -117,4 +136,4 @@ elseif t - at >= 5000 then
   end
   redis.call('HSET', KEYS[6], 'rate_at', t, 'rate_n', 0)
 end
-return { #ended, #quiet, admitted, waiting, 0 }
+return { #ended, #quiet, admitted, waiting, 0, draw }
