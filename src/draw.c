@@ -26,6 +26,7 @@ struct run {
 	char queue[CONF_QUEUE_ID_MAX + 1];
 	EVP_MD_CTX *md;		/* the order's SHA-256 while summing */
 	long long offset;	/* bytes of the order summed */
+	int took;		/* the lock was ours: logged once */
 	struct run *next;
 };
 
@@ -152,6 +153,11 @@ step_done(enum result res, const struct qs_draw_step *s, void *arg)
 	if (r->d == NULL || res != RESULT_OK) {
 		run_end(r);
 		return;
+	}
+	if (!r->took && s->kind != QS_DRAW_BUSY && s->kind != QS_DRAW_IDLE) {
+		r->took = 1;
+		log_info("event=draw_take queue=%s owner=%s", r->queue,
+		    r->d->owner);
 	}
 	switch (s->kind) {
 	case QS_DRAW_HASH:

@@ -189,20 +189,26 @@ read_done(struct qcall *c, enum result r, const redisReply *rp)
 int
 qstore_drop(struct qstore *qs, const char *queue, qs_done_cb *cb, void *arg)
 {
-	const char *argv[QUEUE_KEYS + 5];
+	const char *argv[QUEUE_KEYS + 9];
 	char registry[KEYS_MAX], dropped[KEYS_MAX], leeway[DECIMAL_MAX + 1];
 	struct queue_keys k;
+	struct draw_keys dk;
 
 	qcall_queue_argv(qs, queue, &k, argv);
 	keys_registry(registry, qs->prefix);
 	keys_dropped(dropped, qs->prefix, queue);
+	keys_draw(&dk, qs->prefix, queue);
 	argv[QUEUE_KEYS] = registry;
 	argv[QUEUE_KEYS + 1] = dropped;
-	argv[QUEUE_KEYS + 2] = queue;
-	argv[QUEUE_KEYS + 3] = k.events;
-	argv[QUEUE_KEYS + 4] = decimal_str(leeway, PASS_LEEWAY * 1000);
+	argv[QUEUE_KEYS + 2] = dk.draw;
+	argv[QUEUE_KEYS + 3] = dk.sorted;
+	argv[QUEUE_KEYS + 4] = dk.order;
+	argv[QUEUE_KEYS + 5] = dk.lock;
+	argv[QUEUE_KEYS + 6] = queue;
+	argv[QUEUE_KEYS + 7] = k.events;
+	argv[QUEUE_KEYS + 8] = decimal_str(leeway, PASS_LEEWAY * 1000);
 	return qcall_eval(qs, qcall_new(qs, read_done, cb, arg, "admin_drop", queue),
-	    LUA_ADMIN_DROP, QUEUE_KEYS + 2, QUEUE_KEYS + 5, argv);
+	    LUA_ADMIN_DROP, QUEUE_KEYS + 6, QUEUE_KEYS + 9, argv);
 }
 
 /* ---- the marker of Redis's data ------------------------------------ */
