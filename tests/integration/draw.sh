@@ -192,6 +192,14 @@ check_eq "$(verify "$WR_TMP/sale.draw" "$WR_TMP/sale.order" "$COMMIT" \
 check_eq "$(jq -s '[.[].position] == [range(1; 301)]' "$WR_TMP/sale.status")" \
     false "the order is not the order of arrival"
 
+# The check doc/api.md gives, as written there.
+awk '/^Anyone can check a draw/ { on = 1; next }
+    on && /^    / { print substr($0, 5); code = 1; next }
+    on && code && !/^$/ { exit }' "$TOP_SRCDIR/doc/api.md" >"$WR_TMP/check.py"
+place=$(jq -r "select(.token == \"$FIRST\") | .position" "$WR_TMP/sale.status")
+check_eq "$(python3 "$WR_TMP/check.py" "$WR_BASE" sale "$FIRST" 2>&1)" \
+    "place $place of 300" "doc/api.md's check script passes and finds a token"
+
 join sale
 check_jq '.status == "waiting" and .position == 301' \
     "a join after the opening is 301st"
@@ -228,6 +236,12 @@ check_status 400 "a beacon that is not hex: 400"
 admin POST /v1/admin/queues/beacon/draw '{"beacon":"00","x":1}'
 check_status 400 "a beacon body with another field: 400"
 check_eq "$(rcli hget 'wr:{beacon}:draw' beacon)" "" "bad beacons changed nothing"
+
+admin PUT /v1/admin/queues/plain "{\"closes_at\":$(($(date +%s) - 1))}"
+http POST /v1/queues/plain/tokens
+check_error 409 queue_closed "after closes_at a join is refused as closed"
+http GET /v1/queues/plain
+check_json .state closed "after closes_at the summary says closed"
 
 # ---- a beacon ----------------------------------------------------------
 
