@@ -120,3 +120,41 @@ ticket_member(const unsigned char key[32], const char *token,
 	out[TICKET_HEX + TICKET_LEN + tl] = '\0';
 	return TICKET_HEX + TICKET_LEN + tl;
 }
+
+/* hex(HMAC(K, the 32 bytes at t)) into out (65 bytes). */
+static void
+ticket_hmac(const unsigned char key[32], const char *t, char *out)
+{
+	unsigned char mac[EVP_MAX_MD_SIZE];
+	unsigned int maclen = 0;
+
+	HMAC(EVP_sha256(), key, 32, (const unsigned char *)t, TICKET_LEN,
+	    mac, &maclen);
+	ticket_hex(mac, 32, out);
+}
+
+long
+ticket_check_order(const unsigned char key[32], const char *order,
+    size_t len, const char *ticket, long *place)
+{
+	char prev[TICKET_HEX + 1] = "", cur[TICKET_HEX + 1];
+	long n = 0;
+
+	*place = 0;
+	for (size_t at = 0; at < len; at += TICKET_LEN + 1) {
+		if (len - at < TICKET_LEN + 1 || order[at + TICKET_LEN] != '\n')
+			return -1;
+		for (size_t i = 0; i < TICKET_LEN; i++)
+			if (!((order[at + i] >= '0' && order[at + i] <= '9') ||
+			    (order[at + i] >= 'a' && order[at + i] <= 'f')))
+				return -1;
+		ticket_hmac(key, order + at, cur);
+		if (n > 0 && strcmp(prev, cur) >= 0)
+			return -1;
+		memcpy(prev, cur, sizeof prev);
+		n++;
+		if (ticket && memcmp(order + at, ticket, TICKET_LEN) == 0)
+			*place = n;
+	}
+	return n;
+}

@@ -43,4 +43,13 @@ int ticket_draw_key(const char *seed_hex, const char *beacon_hex,
 size_t ticket_member(const unsigned char key[32], const char *token,
     char out[TICKET_MEMBER_MAX + 1]);
 
+/*
+ * Check a drawn order (lines of a ticket and "\n"): every line a ticket,
+ * each HMAC(K, ticket) above the one before. The number of lines, or -1
+ * when it is not so; *place is ticket's place (1-based), 0 when it is not
+ * there or ticket is NULL.
+ */
+long ticket_check_order(const unsigned char key[32], const char *order,
+    size_t len, const char *ticket, long *place);
+
 #endif

@@ -200,6 +200,13 @@ place=$(jq -r "select(.token == \"$FIRST\") | .position" "$WR_TMP/sale.status")
 check_eq "$(python3 "$WR_TMP/check.py" "$WR_BASE" sale "$FIRST" 2>&1)" \
     "place $place of 300" "doc/api.md's check script passes and finds a token"
 
+out=$("$WAITROOMCTL" draw verify sale --ticket "$FIRST" --url "$WR_BASE" 2>&1)
+check_contains "$out" "ticket $(jq -r "select(.token == \"$FIRST\") | .ticket" \
+    "$WR_TMP/joins"): place $place of 300" \
+    "waitroomctl draw verify: verified, and where a token stands"
+out=$("$WAITROOMCTL" draw sale --url "$WR_BASE" 2>&1)
+check_contains "$out" "$COMMIT" "waitroomctl draw shows the draw"
+
 join sale
 check_jq '.status == "waiting" and .position == 301' \
     "a join after the opening is 301st"
@@ -264,6 +271,15 @@ statuses beacon "$WR_TMP/beacon.tokens" "$WR_TMP/beacon.status"
 check_eq "$(verify "$WR_TMP/beacon.draw" "$WR_TMP/beacon.order" \
     "$(jq -r .commit "$WR_TMP/beacon.draw")" "$WR_TMP/beacon.status")" ok \
     "the order follows K = SHA-256(seed || beacon)"
+check "waitroomctl draw verify passes the beacon's draw" \
+    "$WAITROOMCTL" draw verify beacon --url "$WR_BASE"
+# Two tickets swapped in Redis: the check must catch it.
+l1=$(rcli getrange 'wr:{beacon}:draw:order' 0 31)
+l2=$(rcli getrange 'wr:{beacon}:draw:order' 33 64)
+rcli setrange 'wr:{beacon}:draw:order' 0 "$l2" >/dev/null
+rcli setrange 'wr:{beacon}:draw:order' 33 "$l1" >/dev/null
+"$WAITROOMCTL" draw verify beacon --url "$WR_BASE" >/dev/null 2>&1
+check_eq "$?" 1 "waitroomctl draw verify fails a tampered order"
 
 # ---- the drawing instance dies mid-draw --------------------------------
 
@@ -334,6 +350,8 @@ ok = (hashlib.sha256(seed).hexdigest() == sys.argv[3] and
 print('ok' if ok else 'differs')
 EOF
 )" ok "the order is whole and correct: each entrant once, by HMAC"
+check "waitroomctl draw verify checks the 200,000" \
+    "$WAITROOMCTL" draw verify big --url "$WR_BASE"
 check_eq "$(rcli zcount 'wr:{big}:waiting' '(-1125899906842624' '(-562949953421312')" 0 \
     "nobody is left undrawn"
 

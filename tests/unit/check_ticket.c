@@ -2,6 +2,7 @@
  * check_ticket.c: the draw's arithmetic against values computed with
  * Python's hashlib and hmac (doc/api.md's check script).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "ticket.h"
@@ -58,6 +59,38 @@ START_TEST(test_member)
 }
 END_TEST
 
+START_TEST(test_check_order)
+{
+	unsigned char k[32];
+	char a[TICKET_LEN + 1], b[TICKET_LEN + 1], m[2][TICKET_MEMBER_MAX + 1];
+	char order[2 * (TICKET_LEN + 1) + 1];
+	const char *ta = "aaaaaaaa-0000-4000-8000-000000000001";
+	const char *tb = "bbbbbbbb-0000-4000-8000-000000000002";
+	long place;
+	int first;
+
+	ck_assert_int_eq(ticket_draw_key(SEED, "", k), 0);
+	ticket_member(k, ta, m[0]);
+	ticket_member(k, tb, m[1]);
+	ticket_of(ta, a);
+	ticket_of(tb, b);
+	first = strcmp(m[0], m[1]) < 0 ? 0 : 1;
+	snprintf(order, sizeof order, "%s\n%s\n", first ? b : a,
+	    first ? a : b);
+	ck_assert_int_eq(ticket_check_order(k, order, strlen(order), a, &place),
+	    2);
+	ck_assert_int_eq(place, first ? 2 : 1);
+	/* swapped: not the order */
+	snprintf(order, sizeof order, "%s\n%s\n", first ? a : b,
+	    first ? b : a);
+	ck_assert_int_eq(ticket_check_order(k, order, strlen(order), NULL,
+	    &place), -1);
+	ck_assert_int_eq(ticket_check_order(k, "", 0, a, &place), 0);
+	ck_assert_int_eq(place, 0);
+	ck_assert_int_eq(ticket_check_order(k, "abc\n", 4, NULL, &place), -1);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -67,6 +100,7 @@ main(void)
 	tcase_add_test(tc, test_ticket);
 	tcase_add_test(tc, test_commit);
 	tcase_add_test(tc, test_member);
+	tcase_add_test(tc, test_check_order);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
