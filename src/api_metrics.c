@@ -114,6 +114,7 @@ metrics_done(enum result r, const char *const *names,
 		q->state = state ? state : "open";
 		q->waiting = f[i].waiting, q->active = f[i].active;
 		q->last_minute = f[i].last_minute;
+		q->prequeue = f[i].prequeue, q->draw_ms = f[i].draw_ms;
 		memcpy(q->totals, f[i].totals, sizeof q->totals);
 		k++;
 	}

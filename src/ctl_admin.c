@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 #include <openssl/sha.h>
@@ -232,7 +233,16 @@ print_config(json_t *config)
 
 	printf("configuration:\n");
 	json_object_foreach(config, key, v) {
-		if (json_is_integer(v))
+		time_t t = (time_t)json_integer_value(v);
+		char when[32];
+
+		if (json_is_integer(v) && t > 0 && (strcmp(key, "opens_at") ==
+		    0 || strcmp(key, "prequeue_from") == 0 ||
+		    strcmp(key, "closes_at") == 0) &&
+		    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ",
+		    gmtime(&t)) > 0)
+			printf("  %-12s %s (%lld)\n", key, when, (long long)t);
+		else if (json_is_integer(v))
 			printf("  %-12s %lld\n", key,
 			    (long long)json_integer_value(v));
 		else

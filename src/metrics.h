@@ -51,6 +51,8 @@ struct metrics_queue {
 	long long waiting, active, last_minute;
 	long long totals[6];		/* joined .. removed */
 	unsigned long streams;		/* open on this instance */
+	long long prequeue;		/* entrants awaiting the draw */
+	long long draw_ms;		/* the last draw took; 0: none */
 };
 
 /* What this process keeps besides struct metrics. */

@@ -43,6 +43,8 @@ struct queue_figures {
 	long long active;
 	long long totals[SHOW_NTOTALS];
 	long long last_minute;		/* admitted in the last minute */
+	long long prequeue;		/* entrants awaiting the draw */
+	long long draw_ms;		/* the draw took; 0: none yet */
 };
 
 /* A tick's work. */

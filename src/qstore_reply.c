@@ -289,6 +289,8 @@ qreply_figures(const redisReply *e, struct queue_figures *f)
 	    !is_int(e->element[SHOW_WAITING]) ||
 	    !is_int(e->element[SHOW_ACTIVE]) ||
 	    !is_int(e->element[SHOW_LAST_MINUTE]) ||
+	    !is_int(e->element[SHOW_PREQUEUE]) ||
+	    !is_int(e->element[SHOW_DRAW_MS]) ||
 	    (t = e->element[SHOW_TOTALS])->type != REDIS_REPLY_ARRAY ||
 	    t->elements != SHOW_NTOTALS)
 		return -1;
@@ -301,6 +303,8 @@ qreply_figures(const redisReply *e, struct queue_figures *f)
 	f->waiting = e->element[SHOW_WAITING]->integer;
 	f->active = e->element[SHOW_ACTIVE]->integer;
 	f->last_minute = e->element[SHOW_LAST_MINUTE]->integer;
+	f->prequeue = e->element[SHOW_PREQUEUE]->integer;
+	f->draw_ms = e->element[SHOW_DRAW_MS]->integer;
 	return 0;
 }
 

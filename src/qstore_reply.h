@@ -36,7 +36,7 @@ enum lookup_field { LOOKUP_REVOKED, LOOKUP_DROPPED, LOOKUP_FIELDS };
 
 /* admin_show.lua: one entry per queue. */
 enum show_field { SHOW_CONFIG, SHOW_WAITING, SHOW_ACTIVE, SHOW_TOTALS,
-	SHOW_LAST_MINUTE, SHOW_FIELDS };
+	SHOW_LAST_MINUTE, SHOW_PREQUEUE, SHOW_DRAW_MS, SHOW_FIELDS };
 
 /*
  * facts() whole (status.lua, summary.lua): *res from its result word, and

@@ -62,6 +62,7 @@ elseif op == 'summed' and d[4] == 'sum' then
     'entrants', f[1], 'drawn_at', math.floor(now / 1000),
     'ms', now - tonumber(f[2]))
   redis.call('HDEL', KEYS[8], 'phase', 'cursor', 'walked')
+  redis.call('HSET', KEYS[6], 'draw_ms', now - tonumber(f[2]))
   redis.call('DEL', KEYS[9], KEYS[11])
   return { 'drawn', tonumber(f[1]), tonumber(f[2]), now }
 end

@@ -155,6 +155,12 @@ check_jq '.status == "prequeue" and .entrants == 300' \
     "GET .../tokens/{t}: prequeue, 300 entrants"
 http GET /v1/queues/sale/draw
 check_jq '.state == "committed" and .entrants == 300' "the draw: 300 entrants"
+http GET /metrics
+check_contains "$BODY" 'waitroom_queue_prequeue{queue="sale"} 300' \
+    "metrics: 300 in the pre-queue"
+out=$("$WAITROOMCTL" status sale --url "$WR_BASE" --token-file "$WR_TMP/admin.token")
+check_contains "$out" "opens_at     $(date -u -d "@$T" +%Y-%m-%dT%H:%M:%SZ) ($T)" \
+    "waitroomctl status shows the opening in UTC"
 http GET /v1/queues/sale/draw/order
 check_status 409 "the order before the draw: 409"
 check_json .error.code draw_not_done "draw_not_done"
@@ -206,6 +212,10 @@ check_contains "$out" "ticket $(jq -r "select(.token == \"$FIRST\") | .ticket" \
     "waitroomctl draw verify: verified, and where a token stands"
 out=$("$WAITROOMCTL" draw sale --url "$WR_BASE" 2>&1)
 check_contains "$out" "$COMMIT" "waitroomctl draw shows the draw"
+
+http GET /metrics
+check_match "$BODY" 'waitroom_queue_prequeue\{queue="sale"\} 0.*waitroom_queue_draw_seconds\{queue="sale"\} [0-9]+\.[0-9]{3}' \
+    "metrics: nobody left in the pre-queue, and the draw's duration"
 
 join sale
 check_jq '.status == "waiting" and .position == 301' \

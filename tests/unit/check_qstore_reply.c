@@ -304,9 +304,10 @@ START_TEST(test_tick_and_figures)
 	ck_assert_int_eq(qreply_first(arr(1, str("no_queue"))),
 	    RESULT_NO_QUEUE);
 	reset();
-	ck_assert_int_eq(qreply_figures(arr(5, arr(4, str("state"),
+	ck_assert_int_eq(qreply_figures(arr(7, arr(4, str("state"),
 	    str("paused"), str("redirect"), str("")), num(7), num(2),
-	    arr(6, num(1), num(2), num(3), num(4), num(5), num(6)), num(9)),
+	    arr(6, num(1), num(2), num(3), num(4), num(5), num(6)), num(9),
+	    num(0), num(0)),
 	    &f), 0);
 	ck_assert_int_eq(f.exists, 1);
 	ck_assert_int_eq(f.config.n, 2);
@@ -319,8 +320,9 @@ START_TEST(test_tick_and_figures)
 	ck_assert_int_eq(qreply_figures(arr(0), &f), 0);
 	ck_assert_int_eq(f.exists, 0);
 	reset();		/* five totals, not six */
-	ck_assert_int_eq(qreply_figures(arr(5, arr(0), num(7), num(2),
-	    arr(5, num(1), num(2), num(3), num(4), num(5)), num(9)), &f), -1);
+	ck_assert_int_eq(qreply_figures(arr(7, arr(0), num(7), num(2),
+	    arr(5, num(1), num(2), num(3), num(4), num(5)), num(9), num(0),
+	    num(0)), &f), -1);
 }
 END_TEST
 
