@@ -1,8 +1,9 @@
 /*
  * api_draw.c: a scheduled queue's draw. GET /v1/queues/{q}/draw (the
  * commitment, then the seed and the order's hash), GET .../draw/order
- * (the tickets in drawn order, streamed from Redis a piece at a time as
- * the client takes them, so a million lines never sit in memory here),
+ * (the tickets in drawn order, streamed from Redis a piece (66 kB) at a
+ * time as the client takes them, so a million lines never sit in memory
+ * here),
  * and POST /v1/admin/queues/{q}/draw (the announced beacon's value).
  */
 #include <stdlib.h>
@@ -17,8 +18,6 @@
 #include "log.h"
 #include "qstore_draw.h"
 #include "ticket.h"
-
-#define ORDER_PIECE 65536	/* bytes of the order per read */
 
 static json_t *
 str_or_null(const char *s)
@@ -73,10 +72,9 @@ api_draw(struct app *app, struct evhttp_request *req,
  */
 struct order {
 	struct api_call call;	/* first */
-	long long offset;
+	long long piece;	/* the next piece of the order to read */
 	int inflight;		/* a read of Redis is out */
 	int closed;		/* the client went away */
-	int last;		/* the piece being written is the last */
 };
 
 static void order_read(struct order *o);
@@ -126,10 +124,7 @@ order_written(struct evhttp_connection *evcon, void *arg)
 	struct order *o = arg;
 
 	(void)evcon;
-	if (o->last)
-		order_end(o, 0);
-	else
-		order_read(o);
+	order_read(o);
 }
 
 static void
@@ -147,8 +142,7 @@ order_piece(enum result r, const char *bytes, size_t len, void *arg)
 		order_end(o, 1);
 		return;
 	}
-	o->offset += (long long)len;
-	o->last = len < ORDER_PIECE;
+	o->piece++;
 	if (len == 0) {
 		evbuffer_free(b);
 		order_end(o, 0);
@@ -163,8 +157,8 @@ static void
 order_read(struct order *o)
 {
 	o->inflight = 1;
-	if (qstore_draw_order(o->call.app->qstore, o->call.queue, o->offset,
-	    ORDER_PIECE, order_piece, o) == -1) {
+	if (qstore_draw_order(o->call.app->qstore, o->call.queue, o->piece,
+	    order_piece, o) == -1) {
 		o->inflight = 0;
 		order_end(o, 1);
 	}

@@ -25,7 +25,7 @@ struct run {
 	struct draws *d;	/* NULL: orphaned by draws_free */
 	char queue[CONF_QUEUE_ID_MAX + 1];
 	EVP_MD_CTX *md;		/* the order's SHA-256 while summing */
-	long long offset;	/* bytes of the order summed */
+	long long offset;	/* pieces of the order summed */
 	int took;		/* the lock was ours: logged once */
 	struct run *next;
 };
@@ -131,8 +131,8 @@ sum_bytes(struct run *r, const struct qs_draw_step *s)
 	unsigned int n = 0;
 
 	EVP_DigestUpdate(r->md, s->bytes, s->len);
-	r->offset += (long long)s->len;
-	if (s->len == (size_t)DRAW_CHUNK * (TICKET_LEN + 1)) {
+	r->offset++;
+	if (s->len > 0) {
 		snprintf(off, sizeof off, "%lld", r->offset);
 		args[0] = off;
 		step(r, "read", args, 1);

@@ -134,25 +134,26 @@ qstore_draw_beacon(struct qstore *qs, const char *queue,
 static void
 read_bytes(struct qcall *c, enum result r, const redisReply *rp)
 {
-	if (r == RESULT_OK && rp->type != REDIS_REPLY_STRING)
+	int str = r == RESULT_OK && rp->type == REDIS_REPLY_STRING;
+
+	if (r == RESULT_OK && !str && rp->type != REDIS_REPLY_NIL)
 		r = qcall_misshaped(c);
-	((qs_draw_bytes_cb *)c->cb)(r, r == RESULT_OK ? rp->str : NULL,
-	    r == RESULT_OK ? rp->len : 0, c->arg);
+	((qs_draw_bytes_cb *)c->cb)(r, str ? rp->str : "", str ? rp->len : 0,
+	    c->arg);
 }
 
 int
-qstore_draw_order(struct qstore *qs, const char *queue, long long offset,
-    size_t len, qs_draw_bytes_cb *cb, void *arg)
+qstore_draw_order(struct qstore *qs, const char *queue, long long i,
+    qs_draw_bytes_cb *cb, void *arg)
 {
-	char from[DECIMAL_MAX + 1], to[DECIMAL_MAX + 1];
-	const char *argv[] = { "GETRANGE", NULL, from, to };
+	char index[DECIMAL_MAX + 1];
+	const char *argv[] = { "LINDEX", NULL, index };
 	struct draw_keys dk;
 
-	if (len == 0 || keys_draw(&dk, qs->prefix, queue) == -1)
+	if (keys_draw(&dk, qs->prefix, queue) == -1)
 		return -1;
 	argv[1] = dk.order;
-	decimal_str(from, offset);
-	decimal_str(to, offset + (long long)len - 1);
-	return qcall_command(qs, qcall_new(qs, read_bytes, cb, arg, "getrange",
-	    queue), 4, argv);
+	decimal_str(index, i);
+	return qcall_command(qs, qcall_new(qs, read_bytes, cb, arg, "lindex",
+	    queue), 3, argv);
 }

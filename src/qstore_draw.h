@@ -33,7 +33,7 @@ struct qs_draw_view {
 };
 
 /* The op of a step: "go", "hashed" (args: the cursor, then members),
- * "read" (args: a byte offset) or "summed" (args: the order's hash). */
+ * "read" (args: a piece's index) or "summed" (args: the order's hash). */
 typedef void qs_draw_step_cb(enum result r, const struct qs_draw_step *d,
     void *arg);
 int qstore_draw_step(struct qstore *qs, const char *queue,
@@ -55,10 +55,10 @@ int qstore_draw_commit(struct qstore *qs, const char *queue,
 int qstore_draw_beacon(struct qstore *qs, const char *queue,
     const char *beacon_hex, qs_draw_done_cb *cb, void *arg);
 
-/* len bytes of the drawn order from offset (GETRANGE). */
+/* Piece i of the drawn order (LINDEX); len 0 past the end. */
 typedef void qs_draw_bytes_cb(enum result r, const char *bytes, size_t len,
     void *arg);
-int qstore_draw_order(struct qstore *qs, const char *queue, long long offset,
-    size_t len, qs_draw_bytes_cb *cb, void *arg);
+int qstore_draw_order(struct qstore *qs, const char *queue, long long i,
+    qs_draw_bytes_cb *cb, void *arg);
 
 #endif

@@ -8,19 +8,20 @@
 -- Phases (the hash's 'phase'): hash (members into KEYS[9], after the
 -- score 'cursor'), walk (KEYS[9] in order: each entrant still undrawn
 -- gets the next place and its ticket a line of KEYS[10]), sum (the
--- daemon reads KEYS[10] and hashes it), then state 'drawn'.
+-- daemon reads KEYS[10] piece by piece and hashes it), then 'drawn'.
 -- KEYS: see lib.lua; KEYS[8] the draw's hash; KEYS[9] the draw's sorted
 --   set (score 0, member hmac (64 hex) .. ticket (32 hex) .. token);
---   KEYS[10] the order (tickets, one a line); KEYS[11] the lock
+--   KEYS[10] the order (a list of pieces, each the tickets of one walk
+--   step, one a line); KEYS[11] the lock
 -- ARGV[1] this instance's id  ARGV[2] lock lifetime (ms)  ARGV[3] chunk
 -- ARGV[4] 'go'; or 'hashed', ARGV[5] the cursor (last score hashed) and
---         ARGV[6..] the members; or 'read', ARGV[5] a byte offset of the
---         order; or 'summed', ARGV[5] the order's SHA-256 (hex)
+--         ARGV[6..] the members; or 'read', ARGV[5] the index of a piece
+--         of the order; or 'summed', ARGV[5] the order's SHA-256 (hex)
 -- Reply: { 'busy' } (another instance holds the lock), { 'idle' } (no
 -- draw is due), { 'hash', seed, beacon, token, score, ... } (hash these),
 -- { 'more' } (call again), { 'sum' } (read the order from 0),
--- { 'bytes', text } (the order from the offset; shorter than asked: the
--- end), { 'drawn', entrants, started_ms, now_ms }
+-- { 'bytes', text } (a piece of the order; '' past the end),
+-- { 'drawn', entrants, started_ms, now_ms }
 local c = load_conf(KEYS[1])
 local d = redis.call('HMGET', KEYS[8], 'seed', 'state', 'beacon', 'phase')
 local now = now_ms()
@@ -39,7 +40,7 @@ if not d[4] then
   d[4] = 'hash'
   redis.call('HSET', KEYS[8], 'phase', 'hash', 'cursor', PRE, 'walked', 0,
     'placed', 0, 'started_ms', now)
-  redis.call('DEL', KEYS[9], KEYS[10])
+  redis.call('UNLINK', KEYS[9], KEYS[10])
 end
 
 if op == 'hashed' and d[4] == 'hash' then
@@ -53,9 +54,7 @@ if op == 'hashed' and d[4] == 'hash' then
   end
   redis.call('HSET', KEYS[8], 'cursor', ARGV[5])
 elseif op == 'read' and d[4] == 'sum' then
-  local from = tonumber(ARGV[5])
-  return { 'bytes', redis.call('GETRANGE', KEYS[10], from,
-    from + chunk * 33 - 1) }
+  return { 'bytes', redis.call('LINDEX', KEYS[10], ARGV[5]) or '' }
 elseif op == 'summed' and d[4] == 'sum' then
   local f = redis.call('HMGET', KEYS[8], 'placed', 'started_ms')
   redis.call('HSET', KEYS[8], 'state', 'drawn', 'order_sha256', ARGV[5],
@@ -63,7 +62,8 @@ elseif op == 'summed' and d[4] == 'sum' then
     'ms', now - tonumber(f[2]))
   redis.call('HDEL', KEYS[8], 'phase', 'cursor', 'walked')
   redis.call('HSET', KEYS[6], 'draw_ms', now - tonumber(f[2]))
-  redis.call('DEL', KEYS[9], KEYS[11])
+  -- UNLINK: a million members are freed in the background
+  redis.call('UNLINK', KEYS[9], KEYS[11])
   return { 'drawn', tonumber(f[1]), tonumber(f[2]), now }
 end
 
@@ -84,10 +84,15 @@ if d[4] == 'walk' then
   local walked, placed = tonumber(f[1]), tonumber(f[2])
   local m = redis.call('ZRANGE', KEYS[9], walked, walked + chunk - 1)
   if #m > 0 then
-    local args, lines = {}, {}
+    local args, lines, tokens = {}, {}, {}
     for i = 1, #m do
-      local token = string.sub(m[i], 97)
-      local score = tonumber(redis.call('ZSCORE', KEYS[3], token))
+      tokens[i] = string.sub(m[i], 97)
+    end
+    -- one call for the chunk's scores: who is still undrawn
+    local scores = redis.call('ZMSCORE', KEYS[3], unpack(tokens))
+    for i = 1, #m do
+      local token = tokens[i]
+      local score = tonumber(scores[i])
       if score and score > PRE and score < PRE_TOP then
         placed = placed + 1
         args[#args + 1] = DRAWN + placed
@@ -97,7 +102,8 @@ if d[4] == 'walk' then
     end
     if #args > 0 then
       redis.call('ZADD', KEYS[3], 'XX', unpack(args))
-      redis.call('APPEND', KEYS[10], table.concat(lines))
+      -- a list of pieces: appending to one long string copies it
+      redis.call('RPUSH', KEYS[10], table.concat(lines))
     end
     redis.call('HSET', KEYS[8], 'walked', walked + #m, 'placed', placed)
     return { 'more' }

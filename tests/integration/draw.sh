@@ -284,10 +284,9 @@ check_eq "$(verify "$WR_TMP/beacon.draw" "$WR_TMP/beacon.order" \
 check "waitroomctl draw verify passes the beacon's draw" \
     "$WAITROOMCTL" draw verify beacon --url "$WR_BASE"
 # Two tickets swapped in Redis: the check must catch it.
-l1=$(rcli getrange 'wr:{beacon}:draw:order' 0 31)
-l2=$(rcli getrange 'wr:{beacon}:draw:order' 33 64)
-rcli setrange 'wr:{beacon}:draw:order' 0 "$l2" >/dev/null
-rcli setrange 'wr:{beacon}:draw:order' 33 "$l1" >/dev/null
+piece=$(rcli lindex 'wr:{beacon}:draw:order' 0)
+rcli lset 'wr:{beacon}:draw:order' 0 "${piece:33:33}${piece:0:33}${piece:66}" \
+    >/dev/null
 "$WAITROOMCTL" draw verify beacon --url "$WR_BASE" >/dev/null 2>&1
 check_eq "$?" 1 "waitroomctl draw verify fails a tampered order"
 
