@@ -61,6 +61,16 @@ static const struct text texts[] = {
 	{ "eta_minutes", { "about {n} minutes", "약 {n}분" } },
 	{ "eta_hour", { "about 1 hour", "약 1시간" } },
 	{ "eta_hours", { "about {n} hours", "약 {n}시간" } },
+	{ "pre_heading", { "The line opens soon", "곧 대기열이 열립니다" } },
+	{ "fair", { "Everyone here before the opening gets a random place in "
+	  "line: no need to hurry.", "오픈 전에 들어온 모든 분은 무작위로 대기 "
+	  "순번을 받습니다. 서두르지 않으셔도 됩니다." } },
+	{ "opens", { "Opens at", "오픈 시각" } },
+	{ "countdown", { "Time to the opening", "오픈까지 남은 시간" } },
+	{ "entrants", { "In the pre-queue", "사전 대기 인원" } },
+	{ "commit", { "The draw's commitment, public before the opening",
+	  "오픈 전에 공개되는 추첨 커밋 값" } },
+	{ "draw", { "the draw", "추첨 정보" } },
 	{ "eta_none", { "no estimate while admissions are paused",
 	  "입장 일시 중지 중 (예상 불가)" } },
 };

@@ -164,6 +164,11 @@ check_contains "$out" "opens_at     $(date -u -d "@$T" +%Y-%m-%dT%H:%M:%SZ) ($T)
 http GET /v1/queues/sale/draw/order
 check_status 409 "the order before the draw: 409"
 check_json .error.code draw_not_done "draw_not_done"
+http GET "/q/sale?token=$FIRST&lang=ko"
+check_contains "$BODY" 'data-state="prequeue"' "the page without JavaScript: prequeue"
+check_match "$BODY" 'http-equiv="refresh" content="[0-9]+".*id="wr-countdown">0:00:0[0-9]<.*id="wr-entrants">300<' \
+    "with its reload, the countdown and the entrants"
+check_contains "$BODY" "사전 대기 인원" "in Korean"
 sse_start first "/v1/queues/sale/tokens/$FIRST/events"
 sse_wait first '"status":"prequeue"' 1 ||
     fail "the stream pushes prequeue" "$(sse_text first)"
