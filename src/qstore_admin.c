@@ -254,15 +254,18 @@ qstore_seed(struct qstore *qs, const struct queue_conf *q, const char *how)
 	struct field_args a = { .argc = 0 };
 	char registry[KEYS_MAX];
 	struct queue_keys k;
+	struct draw_keys dk;
 
 	keys_registry(registry, qs->prefix);
 	keys_queue(&k, qs->prefix, q->name);
+	keys_draw(&dk, qs->prefix, q->name);
 	a.argv[a.argc++] = k.config;
 	a.argv[a.argc++] = registry;
+	a.argv[a.argc++] = dk.draw;
 	a.argv[a.argc++] = how;
 	a.argv[a.argc++] = q->name;
 	conf_queue_fields(q, add_field, &a);
 	qcall_eval(qs, qcall_new(qs, read_seeded, NULL, NULL, "config_init",
-	    q->name), LUA_CONFIG_INIT, 2, a.argc, a.argv);
+	    q->name), LUA_CONFIG_INIT, 3, a.argc, a.argv);
 	fields_free(&a);
 }
