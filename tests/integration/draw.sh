@@ -112,6 +112,12 @@ check_jq '.state == "committed" and (.commit | test("^[0-9a-f]{64}$")) and
     "committed: the commitment, no seed"
 COMMIT=$(json .commit)
 
+admin PUT /v1/admin/queues/sale '{"opens_at":"2026-12-01T10:00:00+09:00"}'
+check_error 400 bad_request "a time not in UTC: 400"
+check_json .error.field opens_at "the error names opens_at"
+check_eq "$(rcli hget 'wr:{sale}:config' opens_at)" "$((now + 7200))" \
+    "and nothing changed"
+
 # Opening at T; moving it before the draw keeps the commitment.
 T=$(($(date +%s) + 8))
 admin PUT /v1/admin/queues/sale "{\"opens_at\":$T,\"prequeue_from\":\"\"}"
