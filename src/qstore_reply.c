@@ -380,8 +380,17 @@ qreply_draw_step(const redisReply *r, struct qs_draw_step *d,
 		return r->elements == 4 && elem_num(r, 1, &d->entrants) == 0 &&
 		    elem_num(r, 2, &d->started_ms) == 0 &&
 		    elem_num(r, 3, &d->now_ms) == 0 ? 0 : -1;
-	case QS_DRAW_BUSY: case QS_DRAW_IDLE: case QS_DRAW_MORE:
+	case QS_DRAW_MORE:
+		if (r->elements != 3 ||
+		    r->element[1]->type != REDIS_REPLY_STRING ||
+		    elem_num(r, 2, &d->index) == -1)
+			return -1;
+		d->bytes = r->element[1]->str, d->len = r->element[1]->len;
+		return 0;
 	case QS_DRAW_SUM:
+		return r->elements == 2 && elem_num(r, 1, &d->index) == 0 ?
+		    0 : -1;
+	case QS_DRAW_BUSY: case QS_DRAW_IDLE:
 		return 0;
 	}
 	return -1;

@@ -19,7 +19,9 @@
 --         of the order; or 'summed', ARGV[5] the order's SHA-256 (hex)
 -- Reply: { 'busy' } (another instance holds the lock), { 'idle' } (no
 -- draw is due), { 'hash', seed, beacon, token, score, ... } (hash these),
--- { 'more' } (call again), { 'sum' } (read the order from 0),
+-- { 'more', piece, index } (call again; the piece of the order this
+-- step added and its index, -1 when none), { 'sum', pieces } (hash the
+-- order: the daemon that saw every piece from index 0 has it already),
 -- { 'bytes', text } (a piece of the order; '' past the end),
 -- { 'drawn', entrants, started_ms, now_ms }
 local c = load_conf(KEYS[1])
@@ -100,14 +102,15 @@ if d[4] == 'walk' then
         lines[#lines + 1] = string.sub(m[i], 65, 96) .. '\n'
       end
     end
+    local piece, at = table.concat(lines), -1
     if #args > 0 then
       redis.call('ZADD', KEYS[3], 'XX', unpack(args))
       -- a list of pieces: appending to one long string copies it
-      redis.call('RPUSH', KEYS[10], table.concat(lines))
+      at = redis.call('RPUSH', KEYS[10], piece) - 1
     end
     redis.call('HSET', KEYS[8], 'walked', walked + #m, 'placed', placed)
-    return { 'more' }
+    return { 'more', piece, at }
   end
   redis.call('HSET', KEYS[8], 'phase', 'sum')
 end
-return { 'sum' }
+return { 'sum', redis.call('LLEN', KEYS[10]) }
