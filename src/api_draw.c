@@ -203,7 +203,8 @@ api_draw_order(struct app *app, struct evhttp_request *req,
 	}
 	o->call.app = app, o->call.req = req;
 	snprintf(o->call.queue, sizeof o->call.queue, "%s", m->queue);
-	if (qstore_draw_show(app->qstore, o->call.queue, order_start, o) == -1) {
+	if (qstore_draw_show(app->qstore, o->call.queue, order_start,
+	    o) == -1) {
 		http_send_unavailable(req);
 		free(o);
 		return;

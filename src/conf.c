@@ -203,8 +203,9 @@ key_accepted(const struct conf_key *k, char *buf, size_t size)
 		    k->def == NULL ? ", or empty for none" : "");
 		break;
 	case T_TIME:
-		snprintf(buf, size, "a time in UTC such as 2026-12-01T10:00:00Z "
-		    "(RFC 3339), unix seconds, or empty for none");
+		snprintf(buf, size, "%s", "a time in UTC such as "
+		    "2026-12-01T10:00:00Z (RFC 3339), unix seconds, or empty "
+		    "for none");
 		break;
 	}
 	return buf;

@@ -325,8 +325,8 @@ render_opening(struct render *r, const struct page_view *v)
 	snprintf(r->opens_at, sizeof r->opens_at, "%lld", v->opens_at);
 	strftime(r->opens, sizeof r->opens, "%Y-%m-%d %H:%M UTC", &tm);
 	if (c >= 0)
-		snprintf(r->countdown, sizeof r->countdown, "%lld:%02lld:%02lld",
-		    c / 3600, c / 60 % 60, c % 60);
+		snprintf(r->countdown, sizeof r->countdown,
+		    "%lld:%02lld:%02lld", c / 3600, c / 60 % 60, c % 60);
 }
 
 static void

@@ -20,7 +20,7 @@ struct qs_draw_step {
 	const char *seed, *beacon;	/* HASH: hex */
 	size_t n;			/* HASH: entrants to hash */
 	const char **tokens, **scores;	/* HASH: n each */
-	const char *bytes;		/* BYTES, MORE: a piece of the order */
+	const char *bytes;	/* BYTES, MORE: a piece of the order */
 	size_t len;
 	long long index;		/* MORE: the piece's, -1: none added;
 					 * SUM: how many pieces */

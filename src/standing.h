@@ -35,7 +35,7 @@ struct token_status {
 	long long active_until;		/* active: unix seconds */
 	const char *redirect;		/* active: NULL when none */
 	const char *pass;		/* active: NULL when passes are off */
-	int prequeue;			/* 1: awaits the draw (no position) */
+	int prequeue;			/* 1: awaits the draw */
 	long long opens_at;		/* prequeue: unix seconds */
 	long long entrants;		/* prequeue: entrants so far */
 	char ticket[33];		/* prequeue: the public id */

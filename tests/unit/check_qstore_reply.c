@@ -207,7 +207,8 @@ START_TEST(test_bad_heads)
 	    &head), -1);
 	ck_assert_int_eq(qreply_join_head(arr(14, num(0), num(1), num(2),
 	    str("1"), str("rate"), str("open"), str("x"), str("1"), str("0"),
-	    str("300"), str(""), num(0), num(0), num(0)), &head), -1);	/* batch not a number */
+	    str("300"), str(""), num(0), num(0), num(0)), &head),
+	    -1);	/* batch not a number */
 	ck_assert_int_eq(qreply_join_head(str("x"), &head), -1);
 }
 END_TEST
