@@ -214,6 +214,7 @@ step_done(enum result res, const struct qs_draw_step *s, void *arg)
 	case QS_DRAW_DRAWN:
 		log_info("event=draw queue=%s entrants=%lld ms=%lld", r->queue,
 		    s->entrants, s->now_ms - s->started_ms);
+		qstore_draw_announce(r->d->app->qstore, r->queue);
 		break;
 	case QS_DRAW_BUSY:
 	case QS_DRAW_IDLE:

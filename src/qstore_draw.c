@@ -157,3 +157,21 @@ qstore_draw_order(struct qstore *qs, const char *queue, long long i,
 	return qcall_command(qs, qcall_new(qs, read_bytes, cb, arg, "lindex",
 	    queue), 3, argv);
 }
+
+static void
+read_announced(struct qcall *c, enum result r, const redisReply *rp)
+{
+	(void)c, (void)r, (void)rp;	/* streams push anyway, just later */
+}
+
+int
+qstore_draw_announce(struct qstore *qs, const char *queue)
+{
+	struct queue_keys k;
+	const char *argv[] = { "PUBLISH", k.events, "drawn" };
+
+	if (keys_queue(&k, qs->prefix, queue) == -1)
+		return -1;
+	return qcall_command(qs, qcall_new(qs, read_announced, NULL, NULL,
+	    "publish", queue), 3, argv);
+}

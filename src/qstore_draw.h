@@ -57,6 +57,10 @@ int qstore_draw_commit(struct qstore *qs, const char *queue,
 int qstore_draw_beacon(struct qstore *qs, const char *queue,
     const char *beacon_hex, qs_draw_done_cb *cb, void *arg);
 
+/* Tell every instance the draw is done (PUBLISH "drawn" on the
+ * queue's events channel), so streams show places at once. */
+int qstore_draw_announce(struct qstore *qs, const char *queue);
+
 /* Piece i of the drawn order (LINDEX); len 0 past the end. */
 typedef void qs_draw_bytes_cb(enum result r, const char *bytes, size_t len,
     void *arg);

@@ -327,9 +327,10 @@ batch_for(struct streams *b, struct batch **open, size_t nopen,
 	return NULL;
 }
 
-/* Group the slot's streams into one batch per queue and send them. */
+/* Group the slot's streams (of queue only, unless -1) into one batch
+ * per queue and send them. */
 static void
-streams_visit(struct streams *b, int s)
+streams_visit(struct streams *b, int s, int only)
 {
 	struct batch *open[16] = { NULL };
 	size_t nopen = 0;
@@ -339,7 +340,7 @@ streams_visit(struct streams *b, int s)
 		struct batch *bt;
 
 		next = st->next;
-		if (st->inflight)
+		if (st->inflight || (only >= 0 && st->queue != only))
 			continue;
 		if ((bt = batch_for(b, open, nopen, st->queue)) == NULL) {
 			if (nopen == 16) {	/* many queues: flush them */
@@ -383,7 +384,7 @@ streams_tick(evutil_socket_t fd, short what, void *arg)
 		}
 		return;
 	}
-	streams_visit(b, s);
+	streams_visit(b, s, -1);
 }
 
 /* ---- promotions published by any instance ------------------------- */
@@ -403,11 +404,22 @@ streams_dropped(struct streams *b, int q)
 	}
 }
 
+/* Queue q's draw is done: every stream of it learns its place now. */
+static void
+streams_drawn(struct streams *b, int q)
+{
+	if (!store_is_ready(b->app->store))
+		return;
+	for (int s = 0; s < b->wheel.nslots; s++)
+		streams_visit(b, s, q);
+}
+
 /*
  * On <prefix>:{<queue>}:events:
  *   "entered <expiry_ms> <token> <token>..."  (admitted)
  *   "gone <reason> <token> <token>..."        (removed by the admin API)
  *   "dropped"                                 (the queue is gone)
+ *   "drawn"              (a scheduled queue's draw is done: places known)
  */
 static void
 streams_message(const char *channel, const char *msg, size_t len,
@@ -427,6 +439,8 @@ streams_message(const char *channel, const char *msg, size_t len,
 	entered = word && strcmp(word, "entered") == 0;
 	if (word && strcmp(word, "dropped") == 0)
 		streams_dropped(b, q);
+	if (word && strcmp(word, "drawn") == 0)
+		streams_drawn(b, q);
 	if (!entered && (word == NULL || strcmp(word, "gone") != 0)) {
 		free(copy);
 		return;
