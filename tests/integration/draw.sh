@@ -137,6 +137,12 @@ admin POST /v1/admin/queues/beacon/draw '{"beacon":"00ff"}'
 check_status 409 "a beacon before the opening: 409"
 check_json .error.code draw_not_due "draw_not_due"
 
+admin PUT /v1/admin/queues/cap "{\"mode\":\"capacity\",\"max_active\":5,
+    \"waiting_ttl\":600,\"opens_at\":$T}"
+join cap
+check_jq '.status == "prequeue"' \
+    "a capacity queue with free slots admits nobody before its opening"
+
 # ---- the pre-queue -----------------------------------------------------
 
 : >"$WR_TMP/joins"
