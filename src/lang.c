@@ -42,6 +42,9 @@ static const struct text texts[] = {
 	{ "join", { "Join the line", "줄 서기" } },
 	{ "closed", { "This line is closed: it does not take new visitors "
 	  "right now.", "이 대기열은 지금 새 방문자를 받지 않습니다." } },
+	{ "not_open", { "This line does not take visitors yet: come back "
+	  "when it opens.", "이 대기열은 아직 방문자를 받지 않습니다. 열리면 "
+	  "다시 와 주세요." } },
 	{ "full", { "The line is full right now. Please try again in a few "
 	  "minutes.", "지금은 대기열이 가득 찼습니다. 몇 분 뒤에 다시 "
 	  "시도해 주세요." } },

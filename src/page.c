@@ -260,7 +260,7 @@ state_message(const struct page_view *v)
 		return lang_get(v->lang, "entered");
 	if (strcmp(s, "gone") == 0 || strcmp(s, "closed") == 0 ||
 	    strcmp(s, "notfound") == 0 || strcmp(s, "unavailable") == 0 ||
-	    strcmp(s, "full") == 0 ||
+	    strcmp(s, "full") == 0 || strcmp(s, "not_open") == 0 ||
 	    strcmp(s, "bad_token") == 0)
 		return lang_get(v->lang, s);
 	return "";

@@ -19,8 +19,8 @@ struct pages;
 struct page_view {
 	enum lang lang;
 	const char *queue;
-	/* join, waiting, prequeue, active, gone, closed, full, notfound,
-	 * unavailable, bad_token: body[data-state] of the page */
+	/* join, waiting, prequeue, active, gone, closed, not_open, full,
+	 * notfound, unavailable, bad_token: body[data-state] of the page */
 	const char *state;
 	const char *token;	/* "" when none */
 	long long position;	/* -1: not known */

@@ -18,7 +18,7 @@ static const struct result_answer answers[] = {
 	[RESULT_FULL] = { 503, "queue_full", "the line for '%s' is full; try "
 	    "again later", "10", "full" },
 	[RESULT_NOT_OPEN] = { 409, "queue_not_open", "queue '%s' does not take "
-	    "visitors yet: see opens_at and prequeue_from", NULL, "closed" },
+	    "visitors yet: see opens_at and prequeue_from", NULL, "not_open" },
 	[RESULT_DRAW_DONE] = { 409, "draw_done", "the draw of queue '%s' is "
 	    "done: its opening can no longer move", NULL, "closed" },
 	[RESULT_NO_DRAW] = { 404, "draw_not_found", "queue '%s' has no "

@@ -191,7 +191,11 @@
     text('wr-live-text', t('joining'));
     fetch(api + '/tokens', { method: 'POST', cache: 'no-store' })
       .then(function (r) {
-        if (r.status === 409) { stopped('closed'); return null; }
+        if (r.status === 409) {
+          return r.json().then(function (e) {
+            stopped(e && e.error && e.error.code === 'queue_not_open' ? 'not_open' : 'closed');
+          }, function () { stopped('closed'); });
+        }
         if (r.status === 404) { stopped('notfound'); return null; }
         if (!r.ok) { retryLater(join); return null; }
         return r.json().then(function (st) {
@@ -222,7 +226,7 @@
     mine = load();
     if (given && (!mine || mine.token !== given)) { mine = { token: given, first: 0 }; save(); }
     if (mine) { if (state !== 'prequeue') setState('waiting'); follow(); return; }
-    if (state === 'closed') return;
+    if (state === 'closed' || state === 'not_open') return;
     join();
   }
 

@@ -107,7 +107,10 @@ check_status 409 "a join before prequeue_from: 409"
 check_jq ".error.code == \"queue_not_open\" and .error.opens_at == $((now + 7200))
     and .error.prequeue_from == $((now + 3600))" \
     "queue_not_open, with opens_at and prequeue_from"
-check_eq "$(rcli zcard 'wr:{sale}:waiting')" 0 "the refused join took no place"
+http POST /q/sale
+check_status 409 "the page's join before prequeue_from: 409"
+check_contains "$BODY" 'data-state="not_open"' "the page says the line is not open yet"
+check_eq "$(rcli zcard 'wr:{sale}:waiting')" 0 "the refused joins took no place"
 
 http GET /v1/queues/sale/draw
 check_status 200 "GET .../draw: 200"
