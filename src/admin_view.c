@@ -40,15 +40,22 @@ admin_view_queue(const struct queue_figures *f, const char *queue,
     size_t streams)
 {
 	const char *state = admin_view_field(&f->config, "state");
-	json_t *totals = json_object();
+	const char *opens = admin_view_field(&f->config, "opens_at");
+	json_t *totals = json_object(), *j;
 
 	for (size_t i = 0; totals && i < SHOW_NTOTALS; i++)
 		json_object_set_new(totals, total_names[i],
 		    json_integer(f->totals[i]));
-	return json_pack("{s:s,s:s,s:o,s:I,s:I,s:o,s:I,s:I}", "queue", queue,
+	j = json_pack("{s:s,s:s,s:o,s:I,s:I,s:o,s:I,s:I}", "queue", queue,
 	    "state", state ? state : "open", "config",
 	    admin_view_config(&f->config), "waiting", (json_int_t)f->waiting,
 	    "active", (json_int_t)f->active, "totals", totals,
 	    "admitted_last_minute", (json_int_t)f->last_minute,
 	    "streams", (json_int_t)streams);
+	/* A scheduled queue: who awaits the draw, and what it took. */
+	if (j && opens && opens[0] && strcmp(opens, "0") != 0) {
+		json_object_set_new(j, "prequeue", json_integer(f->prequeue));
+		json_object_set_new(j, "draw_ms", json_integer(f->draw_ms));
+	}
+	return j;
 }

@@ -11,7 +11,9 @@
 #include <event2/event.h>
 
 #include "admission.h"
+#include "app.h"
 #include "conf.h"
+#include "draw.h"
 #include "log.h"
 #include "qstore.h"
 #include "validate.h"
@@ -76,6 +78,10 @@ tick_done(enum result r, const struct tick_figures *f, void *arg)
 		    f->pow_bits);
 	t->pow_known = 1;
 	t->pow_bits = f->pow_bits, t->pow_ttl = (long)f->pow_ttl;
+	if (f->draw == TICK_DRAW_DUE)
+		draws_due(t->a->app->draws, t->queue);
+	else if (f->draw == TICK_DRAW_NO_SEED)
+		draws_seed(t->a->app->draws, t->queue);
 	if (f->expired > 0 || f->abandoned > 0 || f->admitted > 0)
 		log_info("event=tick queue=%s expired=%lld abandoned=%lld "
 		    "admitted=%lld waiting=%lld", t->queue, f->expired,

@@ -18,7 +18,9 @@
 #include "log.h"
 #include "metrics_share.h"
 #include "qstore.h"
+#include "qstore_draw.h"
 #include "revoke.h"
+#include "ticket.h"
 
 #define ADMIN_FIELDS_MAX 32	/* field/value pairs a PUT may carry */
 
@@ -89,11 +91,45 @@ struct put_args {
 	int n;
 };
 
+/* A PUT answered once its schedule's seed is committed to. */
+struct put_commit {
+	struct api_call *c;
+	json_t *body;
+	int code;
+};
+
+static void
+put_committed(enum result r, void *arg)
+{
+	struct put_commit *p = arg;
+
+	if (r != RESULT_OK && r != RESULT_NO_DRAW) {
+		json_decref(p->body);
+		api_send_result(p->c, r);
+	} else
+		http_send_json(p->c->req, p->code, p->body);
+	free(p->c);
+	free(p);
+}
+
+static int
+put_scheduled(const struct qconfig *config)
+{
+	for (size_t i = 0; i < config->n; i++)
+		if (strcmp(config->key[i], "opens_at") == 0)
+			return strcmp(config->value[i], "0") != 0 &&
+			    config->value[i][0] != '\0';
+	return 0;
+}
+
 static void
 put_done(enum result r, const struct qconfig *config, void *arg)
 {
 	struct api_call *c = arg;
 	int created = r == RESULT_NEW;
+	char seed[TICKET_HEX + 1], commit[TICKET_HEX + 1];
+	struct put_commit *p;
+	json_t *body;
 
 	if (r != RESULT_OK && r != RESULT_NEW) {
 		api_send_result(c, r);
@@ -104,10 +140,21 @@ put_done(enum result r, const struct qconfig *config, void *arg)
 	    "update", c->queue);
 	if (admission_add(c->app->admission, c->queue) == -1)
 		log_error("event=tick_start_failed queue=%s", c->queue);
-	http_send_json(c->req, created ? 201 : 200, json_pack("{s:s,s:s,s:o}",
-	    "queue", c->queue, "result", created ? "created" : "updated",
-	    "config", admin_view_config(config)));
-	free(c);
+	body = json_pack("{s:s,s:s,s:o}", "queue", c->queue, "result",
+	    created ? "created" : "updated", "config",
+	    admin_view_config(config));
+	if (!put_scheduled(config) || (p = malloc(sizeof *p)) == NULL) {
+		http_send_json(c->req, created ? 201 : 200, body);
+		free(c);
+		return;
+	}
+	/* A schedule's commitment is public once the PUT is answered. */
+	p->c = c, p->body = body, p->code = created ? 201 : 200;
+	if (ticket_new_seed(seed, commit) == -1 ||
+	    qstore_draw_commit(c->app->qstore, c->queue, seed, commit,
+	    put_committed, p) == -1)
+		put_committed(RESULT_UNAVAILABLE, p);
+	explicit_bzero(seed, sizeof seed);
 }
 
 static void
@@ -182,7 +229,9 @@ put_body(struct evhttp_request *req, struct queue_conf *q,
 	json_object_foreach(*doc, key, v) {
 		if (put_field(req, q, key, v, text, sizeof text) == -1)
 			return -1;
-		if ((a->copies[a->n] = strdup(text)) == NULL) {
+		/* As the hash keeps it: a time in unix seconds. */
+		if ((a->copies[a->n] = strdup(conf_queue_value(q, key, text,
+		    sizeof text))) == NULL) {
 			http_send_error(req, 500, "internal", "out of memory");
 			return -1;
 		}

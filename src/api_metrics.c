@@ -116,6 +116,7 @@ metrics_done(enum result r, const char *const *names,
 		q->state = state ? state : "open";
 		q->waiting = f[i].waiting, q->active = f[i].active;
 		q->last_minute = f[i].last_minute;
+		q->prequeue = f[i].prequeue, q->draw_ms = f[i].draw_ms;
 		memcpy(q->totals, f[i].totals, sizeof q->totals);
 		if (admission_pow(c->app->admission, q->name, &q->pow_bits,
 		    &ttl) == -1)

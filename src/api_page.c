@@ -44,6 +44,7 @@ page_view_init(struct page_view *v, const struct page_call *p,
 	v->state = state;
 	v->token = p->call.token;
 	v->position = v->waiting = v->eta = -1;
+	v->countdown = v->entrants = -1;
 }
 
 static void
@@ -141,7 +142,18 @@ page_status_done(enum result r, const struct standing *s, void *arg)
 		return;
 	}
 	standing_status(s, p->call.queue, &st);
-	page_view_init(&v, p, st.active ? "active" : "waiting");
+	page_view_init(&v, p, st.active ? "active" : st.prequeue ? "prequeue" :
+	    "waiting");
+	v.opens_at = s->opens_at;
+	if (st.prequeue) {
+		v.entrants = st.entrants;
+		v.countdown = s->opens_at * 1000 > s->q.now_ms ?
+		    (s->opens_at * 1000 - s->q.now_ms + 999) / 1000 : 0;
+		v.refresh = page_refresh(p->call.app);
+		page_send(p, 200, &v);
+		free(p);
+		return;
+	}
 	v.waiting = st.waiting;
 	if (st.active) {
 		if (st.redirect)

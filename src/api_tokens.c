@@ -38,6 +38,18 @@ struct join_call {
 	struct api_call call;	/* first: join_done frees it as a whole */
 	int invited;
 };
+/* 409 queue_not_open, with the times the visitor may come back at. */
+static void
+not_open(struct api_call *c, const struct standing *s)
+{
+	const struct result_answer *a = result_answer(RESULT_NOT_OPEN);
+	char msg[256];
+
+	http_send_json(c->req, a->status, json_pack("{s:{s:s,s:s,s:I,s:I}}",
+	    "error", "code", a->code, "message", result_message(a, c->queue,
+	    msg, sizeof msg), "opens_at", (json_int_t)s->opens_at,
+	    "prequeue_from", (json_int_t)s->prequeue_from));
+}
 
 static void
 join_done(enum result r, const struct standing *s, void *arg)
@@ -54,6 +66,11 @@ join_done(enum result r, const struct standing *s, void *arg)
 	}
 	if (r == RESULT_USED) {
 		api_join_used(c->app, c->req, c->queue);
+		free(c);
+		return;
+	}
+	if (r == RESULT_NOT_OPEN) {
+		not_open(c, s);
 		free(c);
 		return;
 	}

@@ -20,6 +20,7 @@ struct renewals;
 struct ratelimit;
 struct netlist;
 struct join_batch;
+struct draws;
 
 struct app {
 	struct event_base *base;
@@ -34,6 +35,7 @@ struct app {
 	struct join_batch *join_batch;	/* joins waiting for the end of a pass */
 	struct http *http;
 	struct admission *admission;
+	struct draws *draws;		/* the draws this process drives */
 	struct streams *streams;
 	const struct pages *pages;	/* the waiting page's templates */
 	const char *admin_token;	/* NULL: the admin API is off */

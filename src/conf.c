@@ -22,7 +22,7 @@
 #include "validate.h"
 
 enum { SC_GLOBAL = 1, SC_QUEUE = 2, SC_BOTH = 3 };
-enum key_type { T_INT, T_STR, T_ENUM, T_LEVEL };
+enum key_type { T_INT, T_STR, T_ENUM, T_LEVEL, T_TIME };
 
 #define CONF_FILE_MAX (1024 * 1024)
 
@@ -53,6 +53,7 @@ static const char *const access_names[] = { "open", "invite", NULL };
 #define STR(fn, acc) .type = T_STR, .check = (fn), .accepted = (acc)
 #define ENUM(list) .type = T_ENUM, .names = (list)
 #define PATH STR(conf_check_text, "a file path")
+#define TIME .type = T_TIME
 #define RESTART .restart = 1
 
 /*
@@ -142,6 +143,12 @@ static const struct conf_key conf_keys[] = {
 	  INT(1, 1000000) },
 	{ "renew", SC_QUEUE, Q(renew), .def = "no", ENUM(bool_names) },
 	{ "access", SC_QUEUE, Q(access), .def = "open", ENUM(access_names) },
+	{ "opens_at", SC_QUEUE, Q(opens_at), .def = "", TIME },
+	{ "prequeue_from", SC_QUEUE, Q(prequeue_from), .def = "", TIME },
+	{ "closes_at", SC_QUEUE, Q(closes_at), .def = "", TIME },
+	{ "beacon_round", SC_QUEUE, Q(beacon_round),
+	  STR(conf_check_text, "a line of text naming a future public random "
+	  "value, such as drand quicknet round 12345678") },
 	{ "page_template", SC_BOTH, G(page_template), Q(page_template),
 	  PATH, RESTART },
 };
@@ -210,6 +217,11 @@ key_accepted(const struct conf_key *k, char *buf, size_t size)
 	case T_STR:
 		snprintf(buf, size, "%s%s", k->accepted,
 		    k->def == NULL ? ", or empty for none" : "");
+		break;
+	case T_TIME:
+		snprintf(buf, size, "%s", "a time in UTC such as "
+		    "2026-12-01T10:00:00Z (RFC 3339), unix seconds, or empty "
+		    "for none");
 		break;
 	}
 	return buf;
@@ -285,6 +297,9 @@ key_set(const struct conf_key *k, void *base, size_t off, const char *v,
 
 	if (k->type == T_INT)
 		rc = set_int(k, dst, v, &why);
+	else if (k->type == T_TIME)
+		rc = *v == '\0' ? (*(long *)dst = 0, 0) :
+		    conf_parse_time(v, dst);
 	else if (k->type == T_STR)
 		rc = set_str(k, dst, v, &why);
 	else
@@ -304,6 +319,10 @@ key_format(const struct conf_key *k, const void *base, size_t off,
 	const void *src = (const char *)base + off;
 
 	switch (k->type) {
+	case T_TIME:
+		if (*(const long *)src == 0)
+			return NULL;	/* none: not in the hash */
+		/* FALLTHROUGH */
 	case T_INT:
 		snprintf(buf, size, "%ld", *(const long *)src);
 		return buf;
@@ -415,7 +434,21 @@ conf_queue_key_kind(const char *key)
 		return CONF_UNKNOWN;
 	if (k->scope != SC_QUEUE)
 		return CONF_LOCAL;
-	return k->type == T_INT ? CONF_SHARED_INT : CONF_SHARED_TEXT;
+	return k->type == T_INT || k->type == T_TIME ? CONF_SHARED_INT :
+	    CONF_SHARED_TEXT;
+}
+
+const char *
+conf_queue_value(const struct queue_conf *q, const char *key, char *buf,
+    size_t size)
+{
+	const struct conf_key *k = key_find(key);
+	const char *v;
+
+	if (k == NULL || !(k->scope & SC_QUEUE))
+		return "";
+	v = key_format(k, q, k->qoff, buf, size);
+	return v ? v : "";
 }
 
 const char *
@@ -670,7 +703,7 @@ keep_one(const struct conf_key *k, void *fresh, void *old, size_t off,
 		    (*fs == NULL || strcmp(*fs, *os) == 0);
 		/* Swapped: fresh holds the old string, old frees the new. */
 		t = *fs, *fs = *os, *os = t;
-	} else if (k->type == T_INT) {
+	} else if (k->type == T_INT || k->type == T_TIME) {
 		same = *(long *)f == *(long *)o;
 		*(long *)f = *(long *)o;
 	} else {

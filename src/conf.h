@@ -35,6 +35,10 @@ struct queue_conf {
 	long pow_start_bits;	/* auto: the bits just above pow_calm_rate */
 	long pow_max_bits;	/* auto: the cap */
 	long pow_calm_rate;	/* auto: joins/s that ask no work */
+	long opens_at;		/* unix seconds; 0: no schedule */
+	long prequeue_from;	/* unix seconds; 0: any time before */
+	long closes_at;		/* unix seconds; 0: never by itself */
+	char *beacon_round;	/* the announced public random value; NULL */
 };
 
 struct conf {
@@ -97,6 +101,13 @@ int conf_queue_set(struct queue_conf *q, const char *key, const char *value,
 enum conf_key_kind { CONF_UNKNOWN, CONF_LOCAL, CONF_SHARED_INT,
 	CONF_SHARED_TEXT };
 enum conf_key_kind conf_queue_key_kind(const char *key);
+
+/*
+ * The value of q's key as its Redis hash holds it (a time in unix
+ * seconds, whatever form it was given in), into buf; "" when unset.
+ */
+const char *conf_queue_value(const struct queue_conf *q, const char *key,
+    char *buf, size_t size);
 
 /* A queue with the defaults, named name. */
 void conf_queue_init(struct queue_conf *q, const char *name);

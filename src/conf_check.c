@@ -77,6 +77,68 @@ host_ok(const char *host, int bracketed)
 }
 
 /* Some text without control characters. */
+/* n digits at s as a number within lo..hi into *out; -1 when not. */
+static int
+digits(const char *s, int n, int lo, int hi, int *out)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	if (v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar. */
+static long
+days_from_civil(long y, int m, int d)
+{
+	long era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+int
+conf_parse_time(const char *s, long *out)
+{
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31,
+	    30, 31 };
+	int y, mo, d, h, mi, sec;
+	size_t n = strlen(s);
+	long v;
+
+	if (n > 0 && strspn(s, "0123456789") == n)
+		return conf_parse_long(s, &v) == 0 && v <= 253402300799L ?
+		    (*out = v, 0) : -1;
+	if ((n != 20 && n != 25) || s[4] != '-' || s[7] != '-' ||
+	    (s[10] != 'T' && s[10] != 't') || s[13] != ':' || s[16] != ':' ||
+	    (n == 20 && s[19] != 'Z' && s[19] != 'z') ||
+	    (n == 25 && strcmp(s + 19, "+00:00") != 0))
+		return -1;
+	if (digits(s, 4, 1970, 9999, &y) == -1 ||
+	    digits(s + 5, 2, 1, 12, &mo) == -1 ||
+	    digits(s + 8, 2, 1, mdays[mo - 1], &d) == -1 ||
+	    digits(s + 11, 2, 0, 23, &h) == -1 ||
+	    digits(s + 14, 2, 0, 59, &mi) == -1 ||
+	    digits(s + 17, 2, 0, 59, &sec) == -1)
+		return -1;
+	if (mo == 2 && d == 29 && (y % 4 != 0 || (y % 100 == 0 &&
+	    y % 400 != 0)))
+		return -1;
+	*out = days_from_civil(y, mo, d) * 86400L + h * 3600L + mi * 60L + sec;
+	return 0;
+}
+
 int
 conf_check_text(const char *v)
 {

@@ -9,6 +9,13 @@
 /* Strictly decimal: 0 ok, -1 not an integer, -2 too large for a long. */
 int conf_parse_long(const char *s, long *out);
 
+/*
+ * A time of the schedule keys: unix seconds, or RFC 3339 in UTC
+ * ("2026-12-01T10:00:00Z", or with "+00:00"), from 1970 to 9999; 0 and
+ * *out when valid, -1 when not.
+ */
+int conf_parse_time(const char *s, long *out);
+
 int conf_check_text(const char *v);	/* printable, not too long */
 int conf_check_listen(const char *v);	/* host:port to serve on */
 int conf_check_redis(const char *v);	/* host:port or unix:/path */

@@ -33,6 +33,8 @@ static const struct ctl_command ctl_commands[] = {
 	{ "close", "stop joins to a queue", ctl_admin },
 	{ "open", "restart joins to a closed queue", ctl_admin },
 	{ "set", "create a queue or change its settings", ctl_admin },
+	{ "draw", "a scheduled queue's draw; draw verify checks it",
+	  ctl_admin },
 	{ "promote", "admit the next N of a queue now", ctl_admin },
 	{ "kick", "remove one token from a queue", ctl_admin },
 	{ "invite", "print invitations to an invite-only queue",

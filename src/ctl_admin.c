@@ -8,12 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
+#include <openssl/sha.h>
 
 #include "auth.h"
 #include "ctl_admin.h"
 #include "ctl_http.h"
+#include "ticket.h"
 #include "validate.h"
 
 #define CTL_DEFAULT_URL "http://127.0.0.1:8080"
@@ -26,6 +29,7 @@ struct admin_opts {
 	int json;
 	int timeout;
 	char token[AUTH_TOKEN_MAX + 1];
+	const char *ticket;	/* draw verify --ticket */
 	char **args;
 	int nargs;
 };
@@ -35,6 +39,7 @@ struct admin_cmd {
 	int min, max;		/* arguments after the name */
 	const char *args;	/* for the usage line */
 	int (*run)(struct admin_opts *o);
+	int public;		/* needs no admin token */
 };
 
 void
@@ -49,7 +54,13 @@ ctl_admin_usage(FILE *f)
 	    "  open QUEUE               restart joins of a closed queue\n"
 	    "  set QUEUE KEY=VALUE...   create a queue or change its settings\n"
 	    "  promote QUEUE N          admit the next N now\n"
-	    "  kick QUEUE TOKEN         remove one token\n\n"
+	    "  kick QUEUE TOKEN         remove one token\n"
+	    "  draw QUEUE               a scheduled queue's draw\n"
+	    "  draw verify QUEUE [--ticket T]\n"
+	    "                           check the drawn order against the seed "
+	    "and its\n"
+	    "                           commitment; where ticket (or token) T "
+	    "stands\n\n"
 	    "admin options:\n"
 	    "  --url URL         the daemon, http://host:port (default "
 	    "$WAITROOM_URL or\n"
@@ -57,7 +68,9 @@ ctl_admin_usage(FILE *f)
 	    "  --token-file FILE the admin token (default "
 	    "$WAITROOM_ADMIN_TOKEN)\n"
 	    "  --timeout S       give up after S seconds (default 10)\n"
-	    "  --json            print the server's JSON, for scripts\n\n"
+	    "  --json            print the server's JSON, for scripts\n"
+	    "  --ticket T        draw verify: where ticket (or token) T "
+	    "stands\n\n"
 	    "exit status: 0 done, 1 refused by the server, 2 usage error, "
 	    "3 server\nunreachable, 4 not authorized (or the admin API is off), "
 	    "5 no such queue\nor token\n", f);
@@ -220,7 +233,16 @@ print_config(json_t *config)
 
 	printf("configuration:\n");
 	json_object_foreach(config, key, v) {
-		if (json_is_integer(v))
+		time_t t = (time_t)json_integer_value(v);
+		char when[32];
+
+		if (json_is_integer(v) && t > 0 && (strcmp(key, "opens_at") ==
+		    0 || strcmp(key, "prequeue_from") == 0 ||
+		    strcmp(key, "closes_at") == 0) &&
+		    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ",
+		    gmtime(&t)) > 0)
+			printf("  %-12s %s (%lld)\n", key, when, (long long)t);
+		else if (json_is_integer(v))
 			printf("  %-12s %lld\n", key,
 			    (long long)json_integer_value(v));
 		else
@@ -358,15 +380,135 @@ cmd_kick(struct admin_opts *o)
 	return rc;
 }
 
+/* ---- the draw ------------------------------------------------------------ */
+
+static void
+print_draw(json_t *d)
+{
+	static const char *const keys[] = { "state", "opens_at", "entrants",
+	    "commit", "beacon_round", "seed", "beacon", "drawn_at",
+	    "order_sha256", "draw_ms" };
+	json_t *v;
+
+	printf("draw of %s:\n", str_of(json_object_get(d, "queue")));
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if ((v = json_object_get(d, keys[i])) == NULL)
+			continue;
+		if (json_is_integer(v))
+			printf("  %-13s %lld\n", keys[i],
+			    (long long)json_integer_value(v));
+		else
+			printf("  %-13s %s\n", keys[i], json_is_string(v) ?
+			    json_string_value(v) : "(none)");
+	}
+}
+
+/* SHA-256 of n bytes as hex. */
+static void
+sha256_hex(const char *b, size_t n, char out[TICKET_HEX + 1])
+{
+	unsigned char md[32];
+
+	SHA256((const unsigned char *)b, n, md);
+	ticket_hex(md, sizeof md, out);
+}
+
+/* The order against the draw's seed, commit and hash; 0 when it holds. */
+static int
+verify_order(struct admin_opts *o, json_t *d, const struct ctl_http_reply *r)
+{
+	const char *seed = str_of(json_object_get(d, "seed"));
+	const char *beacon = str_of(json_object_get(d, "beacon"));
+	char commit[TICKET_HEX + 1], sum[TICKET_HEX + 1], t[TICKET_LEN + 1];
+	const char *ticket = NULL;
+	unsigned char key[32];
+	long n, place;
+
+	if (ticket_commit(seed, commit) == -1 ||
+	    strcmp(commit, str_of(json_object_get(d, "commit"))) != 0) {
+		printf("FAILED: SHA-256(seed) is not the commitment\n");
+		return CTL_EXIT_REFUSED;
+	}
+	sha256_hex(r->body, r->len, sum);
+	if (strcmp(sum, str_of(json_object_get(d, "order_sha256"))) != 0) {
+		printf("FAILED: SHA-256 of the order is not order_sha256\n");
+		return CTL_EXIT_REFUSED;
+	}
+	if (o->ticket && strlen(o->ticket) == 36)
+		ticket_of(o->ticket, t), ticket = t;	/* a token */
+	else if (o->ticket)
+		ticket = o->ticket;
+	if (ticket_draw_key(seed, beacon, key) == -1 ||
+	    (n = ticket_check_order(key, r->body, r->len, ticket, &place)) !=
+	    json_integer_value(json_object_get(d, "entrants"))) {
+		printf("FAILED: the order is not the tickets sorted by "
+		    "HMAC(K, ticket), or not all of them\n");
+		return CTL_EXIT_REFUSED;
+	}
+	printf("draw of %s verified: SHA-256(seed) is the commitment %s, and "
+	    "the %ld tickets are in HMAC order\n", o->args[1], commit, n);
+	if (ticket && place > 0)
+		printf("ticket %s: place %ld of %ld\n", ticket, place, n);
+	else if (ticket) {
+		printf("ticket %s is not in the draw\n", ticket);
+		return CTL_EXIT_NOT_FOUND;
+	}
+	return 0;
+}
+
+static int
+cmd_draw(struct admin_opts *o)
+{
+	int verify = o->nargs == 2 && strcmp(o->args[0], "verify") == 0;
+	const char *q = o->args[verify ? 1 : 0];
+	struct ctl_http_reply r = { 0, NULL, 0 };
+	char path[160], err[512];
+	json_t *doc = NULL;
+	int rc;
+
+	if (o->nargs == 2 && !verify)
+		return usage_fail(o, "usage: waitroomctl draw [verify] QUEUE");
+	if (!valid_queue_id(q))
+		return usage_fail(o, "'%.64s' is not a queue name", q);
+	snprintf(path, sizeof path, "/v1/queues/%s/draw", q);
+	if ((rc = request(o, "GET", path, NULL, &doc)) != 0)
+		goto done;
+	if (!verify) {
+		if (!o->json)
+			print_draw(doc);
+		goto done;
+	}
+	if (strcmp(str_of(json_object_get(doc, "state")), "drawn") != 0) {
+		fprintf(stderr, "waitroomctl draw: the draw of %s is not done "
+		    "(state %s)\n", q, str_of(json_object_get(doc, "state")));
+		rc = CTL_EXIT_REFUSED;
+		goto done;
+	}
+	snprintf(path, sizeof path, "/v1/queues/%s/draw/order", q);
+	if (ctl_http(o->url, "GET", path, NULL, NULL, o->timeout, &r, err,
+	    sizeof err) == -1 || r.status != 200) {
+		fprintf(stderr, "waitroomctl draw: the order: %s\n",
+		    r.body ? "the server refused it" : err);
+		rc = CTL_EXIT_UNREACHABLE;
+		goto done;
+	}
+	rc = verify_order(o, doc, &r);
+done:
+	free(r.body);
+	json_decref(doc);
+	return rc;
+}
+
 static const struct admin_cmd admin_cmds[] = {
-	{ "status", 0, 1, "[QUEUE]", cmd_status },
-	{ "pause", 1, 1, "QUEUE", cmd_state },
-	{ "resume", 1, 1, "QUEUE", cmd_state },
-	{ "close", 1, 1, "QUEUE", cmd_state },
-	{ "open", 1, 1, "QUEUE", cmd_state },
-	{ "set", 2, 64, "QUEUE KEY=VALUE...", cmd_set },
-	{ "promote", 2, 2, "QUEUE N", cmd_promote },
-	{ "kick", 2, 2, "QUEUE TOKEN", cmd_kick },
+	{ "status", 0, 1, "[QUEUE]", cmd_status, 0 },
+	{ "pause", 1, 1, "QUEUE", cmd_state, 0 },
+	{ "resume", 1, 1, "QUEUE", cmd_state, 0 },
+	{ "close", 1, 1, "QUEUE", cmd_state, 0 },
+	{ "open", 1, 1, "QUEUE", cmd_state, 0 },
+	{ "set", 2, 64, "QUEUE KEY=VALUE...", cmd_set, 0 },
+	{ "promote", 2, 2, "QUEUE N", cmd_promote, 0 },
+	{ "kick", 2, 2, "QUEUE TOKEN", cmd_kick, 0 },
+	{ "draw", 1, 2, "[verify] QUEUE", cmd_draw, 1 },
 };
 
 /* ---- options ---------------------------------------------------------- */
@@ -380,6 +522,7 @@ admin_args(int argc, char **argv, struct admin_opts *o)
 		{ "token-file", required_argument, NULL, 't' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "ticket", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -393,6 +536,7 @@ admin_args(int argc, char **argv, struct admin_opts *o)
 		case 'u': o->url = optarg; break;
 		case 't': o->token_file = optarg; break;
 		case 'j': o->json = 1; break;
+		case 'k': o->ticket = optarg; break;
 		case 'T':
 			o->timeout = (int)strtol(optarg, &end, 10);
 			if (*end != '\0' || o->timeout < 1 || o->timeout > 3600)
@@ -459,7 +603,8 @@ ctl_admin(int argc, char **argv)
 	if (o.nargs > 0 && !valid_queue_id(o.args[0]))
 		return usage_fail(&o, "'%.64s' is not a queue name (accepted: "
 		    "1 to 64 of A-Z a-z 0-9 _ -)", o.args[0]);
-	if ((rc = admin_token(&o)) != 0)
+	if ((!c->public || o.token_file || getenv("WAITROOM_ADMIN_TOKEN")) &&
+	    (rc = admin_token(&o)) != 0)
 		return rc;
 	rc = c->run(&o);
 	if (fflush(stdout) != 0)

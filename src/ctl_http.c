@@ -159,12 +159,38 @@ recv_all(int fd, size_t *len, const struct timespec *deadline)
 	return NULL;
 }
 
+/* A chunked body (a drawn order is sent so) decoded in place; its new
+ * length, or -1 when it is cut or garbled. */
+static long
+dechunk(char *b, size_t len)
+{
+	size_t in = 0, out = 0;
+	unsigned long n;
+	char *e;
+
+	for (;;) {
+		n = strtoul(b + in, &e, 16);
+		if (e == b + in || (e = strstr(e, "\r\n")) == NULL ||
+		    (size_t)(e - b) + 2 > len)
+			return -1;
+		in = (size_t)(e - b) + 2;
+		if (n == 0)
+			return (long)out;
+		if (n > len - in || len - in - n < 2)
+			return -1;
+		memmove(b + out, b + in, n);
+		out += n, in += n + 2;
+	}
+}
+
 /* Status line and headers off the answer; the body stays in r. */
 static int
 parse_answer(char *raw, size_t len, struct ctl_http_reply *r)
 {
 	char *end = strstr(raw, "\r\n\r\n"), *cl;
 	size_t body;
+	long chunk_len = 0;
+	int chunked = 0;
 
 	if (end == NULL || sscanf(raw, "HTTP/1.%*d %d", &r->status) != 1 ||
 	    r->status < 100 || r->status > 599)
@@ -172,11 +198,19 @@ parse_answer(char *raw, size_t len, struct ctl_http_reply *r)
 	*end = '\0';
 	body = (size_t)(end + 4 - raw);
 	r->len = len - body;
-	for (cl = raw; (cl = strchr(cl, '\n')) != NULL; cl++)
+	for (cl = raw; (cl = strchr(cl, '\n')) != NULL; cl++) {
 		if (strncasecmp(cl + 1, "Content-Length:", 15) == 0 &&
 		    strtoul(cl + 16, NULL, 10) < r->len)
 			r->len = strtoul(cl + 16, NULL, 10);
+		if (strncasecmp(cl + 1, "Transfer-Encoding: chunked", 26) == 0)
+			chunked = 1;
+	}
 	memmove(raw, raw + body, r->len);
+	raw[r->len] = '\0';
+	if (chunked && (chunk_len = dechunk(raw, r->len)) < 0)
+		return -1;
+	if (chunked)
+		r->len = (size_t)chunk_len;
 	raw[r->len] = '\0';
 	r->body = raw;
 	return 0;

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#define CTL_HTTP_BODY_MAX (16 * 1024 * 1024)
+#define CTL_HTTP_BODY_MAX (64 * 1024 * 1024)	/* a drawn order of 1.9M */
 
 struct ctl_http_reply {
 	int status;

@@ -16,6 +16,7 @@
 #include "app.h"
 #include "challenge.h"
 #include "conf.h"
+#include "draw.h"
 #include "http.h"
 #include "instance.h"
 #include "join_batch.h"
@@ -225,7 +226,8 @@ serve(struct app *app, int fd)
 		goto done;
 	}
 	store_on_ready(app->store, on_store_ready, app);
-	if ((app->admission = admission_new(app)) == NULL) {
+	if ((app->admission = admission_new(app)) == NULL ||
+	    (app->draws = draws_new(app)) == NULL) {
 		log_error("event=startup_failed error=\"out of memory\"");
 		goto done;
 	}
@@ -252,6 +254,7 @@ done:
 	streams_free(app->streams);
 	http_free(app->http);
 	admission_free(app->admission);
+	draws_free(app->draws);
 	if (app->conf_owned) {
 		conf_free(app->conf_owned);
 		free(app->conf_owned);

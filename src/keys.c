@@ -172,3 +172,14 @@ keys_powkey(char buf[KEYS_MAX], const char *prefix)
 		return -1;
 	return keys_join(buf, KEYS_MAX, piece) == -1 ? -1 : 0;
 }
+
+int
+keys_draw(struct draw_keys *k, const char *prefix, const char *queue)
+{
+	if (!keys_valid_prefix(prefix) || !valid_queue_id(queue))
+		return -1;
+	return keys_one(k->draw, prefix, queue, "draw") |
+	    keys_one(k->sorted, prefix, queue, "draw:sorted") |
+	    keys_one(k->order, prefix, queue, "draw:order") |
+	    keys_one(k->lock, prefix, queue, "draw:lock");
+}

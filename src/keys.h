@@ -70,6 +70,21 @@ int keys_powkey(char buf[KEYS_MAX], const char *prefix);
 /* <prefix>:{<queue>}:full: when Redis was last seen full (tick.lua). */
 int keys_full(char buf[KEYS_MAX], const char *prefix, const char *queue);
 
+/*
+ * A scheduled queue's draw (draw_step.lua): <prefix>:{<queue>}:draw, a
+ * hash (seed, commit, beacon, state, phase...), :draw:sorted (the
+ * entrants by HMAC while drawing), :draw:order (the tickets in drawn
+ * order, one a line) and :draw:lock (the drawing instance's id, with a
+ * TTL). -1 when prefix or queue is not valid.
+ */
+struct draw_keys {
+	char draw[KEYS_MAX];
+	char sorted[KEYS_MAX];
+	char order[KEYS_MAX];
+	char lock[KEYS_MAX];
+};
+int keys_draw(struct draw_keys *k, const char *prefix, const char *queue);
+
 /* <prefix>:{*}:events, what the subscriber connection listens to. */
 int keys_events_pattern(char buf[KEYS_MAX], const char *prefix);
 /*

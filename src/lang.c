@@ -42,6 +42,9 @@ static const struct text texts[] = {
 	{ "join", { "Join the line", "줄 서기" } },
 	{ "closed", { "This line is closed: it does not take new visitors "
 	  "right now.", "이 대기열은 지금 새 방문자를 받지 않습니다." } },
+	{ "not_open", { "This line does not take visitors yet: come back "
+	  "when it opens.", "이 대기열은 아직 방문자를 받지 않습니다. 열리면 "
+	  "다시 와 주세요." } },
 	{ "full", { "The line is full right now. Please try again in a few "
 	  "minutes.", "지금은 대기열이 가득 찼습니다. 몇 분 뒤에 다시 "
 	  "시도해 주세요." } },
@@ -71,6 +74,16 @@ static const struct text texts[] = {
 	{ "eta_minutes", { "about {n} minutes", "약 {n}분" } },
 	{ "eta_hour", { "about 1 hour", "약 1시간" } },
 	{ "eta_hours", { "about {n} hours", "약 {n}시간" } },
+	{ "pre_heading", { "The line opens soon", "곧 대기열이 열립니다" } },
+	{ "fair", { "Everyone here before the opening gets a random place in "
+	  "line: no need to hurry.", "오픈 전에 들어온 모든 분은 무작위로 대기 "
+	  "순번을 받습니다. 서두르지 않으셔도 됩니다." } },
+	{ "opens", { "Opens at", "오픈 시각" } },
+	{ "countdown", { "Time to the opening", "오픈까지 남은 시간" } },
+	{ "entrants", { "In the pre-queue", "사전 대기 인원" } },
+	{ "commit", { "The draw's commitment, public before the opening",
+	  "오픈 전에 공개되는 추첨 커밋 값" } },
+	{ "draw", { "the draw", "추첨 정보" } },
 	{ "eta_none", { "no estimate while admissions are paused",
 	  "입장 일시 중지 중 (예상 불가)" } },
 };

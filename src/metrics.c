@@ -299,6 +299,16 @@ format_pow_bits(struct strbuf *b, const struct metrics_queue *qs, size_t n)
 	}
 }
 
+/* The same with a value in ms written as seconds. */
+static void
+queue_line_ms(struct strbuf *b, const char *name, const char *queue,
+    long long ms)
+{
+	strbuf_add(b, "%s{queue=\"", name);
+	metrics_label(b, queue);
+	strbuf_add(b, "\"} %lld.%03lld\n", ms / 1000, ms % 1000);
+}
+
 static void
 format_gauges(struct strbuf *b, const struct metrics_queue *qs, size_t n)
 {
@@ -324,6 +334,16 @@ format_gauges(struct strbuf *b, const struct metrics_queue *qs, size_t n)
 		queue_line(b, "waitroom_queue_streams", qs[i].name, "",
 		    (long long)qs[i].streams);
 	format_pow_bits(b, qs, n);
+	family(b, "waitroom_queue_prequeue", "gauge",
+	    "Pre-queue entrants awaiting a scheduled opening's draw.");
+	for (size_t i = 0; i < n; i++)
+		queue_line(b, "waitroom_queue_prequeue", qs[i].name, "",
+		    qs[i].prequeue);
+	family(b, "waitroom_queue_draw_seconds", "gauge",
+	    "How long the queue's draw took (0: no draw yet).");
+	for (size_t i = 0; i < n; i++)
+		queue_line_ms(b, "waitroom_queue_draw_seconds", qs[i].name,
+		    qs[i].draw_ms);
 	family(b, "waitroom_queue_state", "gauge",
 	    "1 for the queue's state: open, paused or closed.");
 	for (size_t i = 0; i < n; i++)

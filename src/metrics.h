@@ -59,6 +59,8 @@ struct metrics_queue {
 	long long totals[6];		/* joined .. removed */
 	unsigned long streams;		/* open on this instance */
 	int pow_bits;			/* asked now; -1: off or unknown */
+	long long prequeue;		/* entrants awaiting the draw */
+	long long draw_ms;		/* the last draw took; 0: none */
 };
 
 /* What this process keeps besides struct metrics. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -21,12 +22,14 @@
 enum {
 	PV_LANG, PV_QUEUE, PV_STATE, PV_TOKEN, PV_POSITION, PV_AHEAD,
 	PV_WAITING, PV_ETA, PV_PROGRESS, PV_REFRESH, PV_REDIRECT, PV_MESSAGE,
-	PV_TEXT, PV_COUNT	/* then t_KEY: PV_COUNT + lang index */
+	PV_TEXT, PV_OPENS_AT, PV_OPENS, PV_COUNTDOWN, PV_ENTRANTS,
+	PV_COUNT	/* then t_KEY: PV_COUNT + lang index */
 };
 
 static const char *const pv_names[PV_COUNT] = {
 	"lang", "queue", "state", "token", "position", "ahead", "waiting",
-	"eta", "progress", "refresh", "redirect", "message", "text"
+	"eta", "progress", "refresh", "redirect", "message", "text",
+	"opens_at", "opens", "countdown", "entrants"
 };
 
 struct named_tmpl {
@@ -233,6 +236,7 @@ struct render {
 	const struct page_view *v;
 	char position[24], ahead[24], waiting[24], progress[8], refresh[2200];
 	char eta[128];
+	char opens_at[24], opens[40], countdown[32], entrants[24];
 	char *text;
 };
 
@@ -257,6 +261,7 @@ state_message(const struct page_view *v)
 	if (strcmp(s, "gone") == 0 || strcmp(s, "closed") == 0 ||
 	    strcmp(s, "notfound") == 0 || strcmp(s, "unavailable") == 0 ||
 	    strcmp(s, "full") == 0 || strcmp(s, "needs_js") == 0 ||
+	    strcmp(s, "not_open") == 0 ||
 	    strcmp(s, "bad_token") == 0)
 		return lang_get(v->lang, s);
 	return "";
@@ -282,6 +287,10 @@ render_value(int idx, void *arg)
 	case PV_REDIRECT: return v->redirect ? v->redirect : "";
 	case PV_MESSAGE: return state_message(v);
 	case PV_TEXT: return r->text ? r->text : "{}";
+	case PV_OPENS_AT: return r->opens_at;
+	case PV_OPENS: return r->opens;
+	case PV_COUNTDOWN: return r->countdown;
+	case PV_ENTRANTS: return r->entrants;
 	default: return lang_text(v->lang, (size_t)(idx - PV_COUNT));
 	}
 }
@@ -301,11 +310,33 @@ texts_json(enum lang l)
 	return s;
 }
 
+/* The opening in UTC (the script shows it in local time) and the time
+ * to it as H:MM:SS, as the page first shows them. */
+static void
+render_opening(struct render *r, const struct page_view *v)
+{
+	time_t t = (time_t)v->opens_at;
+	long long c = v->countdown;
+	struct tm tm;
+
+	r->opens_at[0] = r->opens[0] = '\0';
+	strcpy(r->countdown, "–");
+	if (v->opens_at <= 0 || gmtime_r(&t, &tm) == NULL)
+		return;
+	snprintf(r->opens_at, sizeof r->opens_at, "%lld", v->opens_at);
+	strftime(r->opens, sizeof r->opens, "%Y-%m-%d %H:%M UTC", &tm);
+	if (c >= 0)
+		snprintf(r->countdown, sizeof r->countdown,
+		    "%lld:%02lld:%02lld", c / 3600, c / 60 % 60, c % 60);
+}
+
 static void
 render_fill(struct render *r, const struct page_view *v)
 {
 	long long pos = v->position;
 
+	render_opening(r, v);
+	num(r->entrants, sizeof r->entrants, v->entrants);
 	num(r->position, sizeof r->position, pos);
 	num(r->ahead, sizeof r->ahead, pos > 0 ? pos - 1 : -1);
 	num(r->waiting, sizeof r->waiting, v->waiting);

@@ -19,8 +19,8 @@ struct pages;
 struct page_view {
 	enum lang lang;
 	const char *queue;
-	/* join, waiting, active, gone, closed, full, notfound, unavailable,
-	 * bad_token: body[data-state] of the page */
+	/* join, waiting, prequeue, active, gone, closed, not_open, full,
+	 * notfound, unavailable, bad_token: body[data-state] of the page */
 	const char *state;
 	const char *token;	/* "" when none */
 	long long position;	/* -1: not known */
@@ -28,6 +28,10 @@ struct page_view {
 	long long eta;		/* seconds; -1: no estimate */
 	const char *redirect;	/* where an active token goes, token added */
 	int refresh;		/* seconds to a reload without JavaScript; 0: none */
+	/* prequeue: awaiting a scheduled opening's draw */
+	long long opens_at;	/* unix seconds; 0: no schedule */
+	long long countdown;	/* seconds to the opening; -1: not known */
+	long long entrants;	/* in the pre-queue; -1: not known */
 };
 
 /* The built-in template, and one per page_template of c (global, queues). */

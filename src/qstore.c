@@ -389,19 +389,22 @@ int
 qstore_tick(struct qstore *qs, const char *queue, long cap, qs_tick_cb *cb,
     void *arg)
 {
-	const char *argv[QUEUE_KEYS + 4];
+	const char *argv[QUEUE_KEYS + 5];
 	char num[DECIMAL_MAX + 1], ago[DECIMAL_MAX + 1], full[KEYS_MAX];
 	struct queue_keys k;
+	struct draw_keys dk;
 
 	qcall_queue_argv(qs, queue, &k, argv);
 	keys_full(full, qs->prefix, queue);
+	keys_draw(&dk, qs->prefix, queue);
 	argv[QUEUE_KEYS] = full;
-	argv[QUEUE_KEYS + 1] = k.events;
-	argv[QUEUE_KEYS + 2] = decimal_str(num, cap);
-	argv[QUEUE_KEYS + 3] = qs->full_at == 0 ? "-1" :
+	argv[QUEUE_KEYS + 1] = dk.draw;
+	argv[QUEUE_KEYS + 2] = k.events;
+	argv[QUEUE_KEYS + 3] = decimal_str(num, cap);
+	argv[QUEUE_KEYS + 4] = qs->full_at == 0 ? "-1" :
 	    decimal_str(ago, mono_ms() - qs->full_at);
 	return qcall_eval_flags(qs, qcall_new(qs, read_tick, cb, arg, "tick",
-	    queue), LUA_TICK, QUEUE_KEYS + 1, QUEUE_KEYS + 4, argv,
+	    queue), LUA_TICK, QUEUE_KEYS + 2, QUEUE_KEYS + 5, argv,
 	    STORE_DURABLE);
 }
 

@@ -44,6 +44,8 @@ struct queue_figures {
 	long long active;
 	long long totals[SHOW_NTOTALS];
 	long long last_minute;		/* admitted in the last minute */
+	long long prequeue;		/* entrants awaiting the draw */
+	long long draw_ms;		/* the draw took; 0: none yet */
 };
 
 /* A tick's work. */
@@ -52,7 +54,10 @@ struct tick_figures {
 	long long full_ms;	/* Redis refused writes at this time; 0: no */
 	int pow_bits;		/* the work a join needs now; -1: off */
 	long long pow_ttl;	/* seconds a challenge stays valid */
+	int draw;		/* enum qs_tick_draw */
 };
+/* What a scheduled queue's tick asks for. */
+enum qs_tick_draw { TICK_DRAW_NONE, TICK_DRAW_DUE, TICK_DRAW_NO_SEED };
 
 
 /* Calls through s (borrowed) for the keys under prefix (copied). */

@@ -76,7 +76,7 @@ read_config(struct qcall *c, enum result r, const redisReply *rp)
 }
 
 struct field_args {
-	const char *argv[4 + 4 * SEED_ARGS];
+	const char *argv[5 + 4 * SEED_ARGS];
 	char *copies[2 * SEED_ARGS];	/* the values are borrowed */
 	int argc, ncopies;
 };
@@ -110,19 +110,21 @@ qstore_put(struct qstore *qs, const char *queue, const char *const *pairs,
 	struct field_args a = { .argc = 0 };
 	char registry[KEYS_MAX], n[DECIMAL_MAX + 1];
 	struct queue_keys k;
+	struct draw_keys dk;
 	int rc;
 
 	if (npairs < 0 || npairs > SEED_ARGS)
 		return -1;
 	keys_queue(&k, qs->prefix, queue);
 	keys_registry(registry, qs->prefix);
-	a.argv[0] = k.config, a.argv[1] = registry, a.argv[2] = queue;
-	a.argv[3] = decimal_str(n, npairs), a.argc = 4;
-	memcpy(a.argv + 4, pairs, 2 * (size_t)npairs * sizeof *pairs);
+	keys_draw(&dk, qs->prefix, queue);
+	a.argv[0] = k.config, a.argv[1] = registry, a.argv[2] = dk.draw;
+	a.argv[3] = queue, a.argv[4] = decimal_str(n, npairs), a.argc = 5;
+	memcpy(a.argv + 5, pairs, 2 * (size_t)npairs * sizeof *pairs);
 	a.argc += 2 * npairs;
 	conf_queue_fields(q, add_field, &a);
 	rc = qcall_eval(qs, qcall_new(qs, read_config, cb, arg, "admin_put", queue),
-	    LUA_ADMIN_PUT, 2, a.argc, a.argv);
+	    LUA_ADMIN_PUT, 3, a.argc, a.argv);
 	fields_free(&a);
 	return rc;
 }
@@ -187,20 +189,26 @@ read_done(struct qcall *c, enum result r, const redisReply *rp)
 int
 qstore_drop(struct qstore *qs, const char *queue, qs_done_cb *cb, void *arg)
 {
-	const char *argv[QUEUE_KEYS + 5];
+	const char *argv[QUEUE_KEYS + 9];
 	char registry[KEYS_MAX], dropped[KEYS_MAX], leeway[DECIMAL_MAX + 1];
 	struct queue_keys k;
+	struct draw_keys dk;
 
 	qcall_queue_argv(qs, queue, &k, argv);
 	keys_registry(registry, qs->prefix);
 	keys_dropped(dropped, qs->prefix, queue);
+	keys_draw(&dk, qs->prefix, queue);
 	argv[QUEUE_KEYS] = registry;
 	argv[QUEUE_KEYS + 1] = dropped;
-	argv[QUEUE_KEYS + 2] = queue;
-	argv[QUEUE_KEYS + 3] = k.events;
-	argv[QUEUE_KEYS + 4] = decimal_str(leeway, PASS_LEEWAY * 1000);
+	argv[QUEUE_KEYS + 2] = dk.draw;
+	argv[QUEUE_KEYS + 3] = dk.sorted;
+	argv[QUEUE_KEYS + 4] = dk.order;
+	argv[QUEUE_KEYS + 5] = dk.lock;
+	argv[QUEUE_KEYS + 6] = queue;
+	argv[QUEUE_KEYS + 7] = k.events;
+	argv[QUEUE_KEYS + 8] = decimal_str(leeway, PASS_LEEWAY * 1000);
 	return qcall_eval(qs, qcall_new(qs, read_done, cb, arg, "admin_drop", queue),
-	    LUA_ADMIN_DROP, QUEUE_KEYS + 2, QUEUE_KEYS + 5, argv);
+	    LUA_ADMIN_DROP, QUEUE_KEYS + 6, QUEUE_KEYS + 9, argv);
 }
 
 /* ---- the marker of Redis's data ------------------------------------ */
@@ -259,15 +267,18 @@ qstore_seed(struct qstore *qs, const struct queue_conf *q, const char *how)
 	struct field_args a = { .argc = 0 };
 	char registry[KEYS_MAX];
 	struct queue_keys k;
+	struct draw_keys dk;
 
 	keys_registry(registry, qs->prefix);
 	keys_queue(&k, qs->prefix, q->name);
+	keys_draw(&dk, qs->prefix, q->name);
 	a.argv[a.argc++] = k.config;
 	a.argv[a.argc++] = registry;
+	a.argv[a.argc++] = dk.draw;
 	a.argv[a.argc++] = how;
 	a.argv[a.argc++] = q->name;
 	conf_queue_fields(q, add_field, &a);
 	qcall_eval(qs, qcall_new(qs, read_seeded, NULL, NULL, "config_init",
-	    q->name), LUA_CONFIG_INIT, 2, a.argc, a.argv);
+	    q->name), LUA_CONFIG_INIT, 3, a.argc, a.argv);
 	fields_free(&a);
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "conf.h"
+#include "qstore_draw.h"
 #include "qstore_reply.h"
 #include "text.h"
 
@@ -51,7 +52,10 @@ facts_queue(const redisReply *r, int off, struct standing *s)
 	    elem_str(r, F_REDIRECT + off, s->redirect,
 	    sizeof s->redirect) == -1 ||
 	    elem_num(r, F_NOW + off, &q->now_ms) == -1 ||
-	    elem_num(r, F_TICK + off, &q->last_tick_ms) == -1)
+	    elem_num(r, F_TICK + off, &q->last_tick_ms) == -1 ||
+	    elem_num(r, F_OPENS_AT + off, &s->opens_at) == -1 ||
+	    elem_num(r, F_PREQUEUE_FROM + off, &s->prequeue_from) == -1 ||
+	    elem_num(r, F_ENTRANTS + off, &s->entrants) == -1)
 		return -1;
 	for (int i = 0; i < 4; i++)
 		if (elem_num(r, F_BATCH + off + i, &v[i]) == -1)
@@ -93,6 +97,7 @@ facts_token(const redisReply *r, enum result *res, struct standing *s)
 	    elem_num(r, F_WAITING, &s->waiting) == -1)
 		return -1;
 	s->active = strcmp(status, "active") == 0;
+	s->prequeue = strcmp(status, "prequeue") == 0;
 	return 1;
 }
 
@@ -166,7 +171,7 @@ qreply_join_entry(const redisReply *r, const char *token, long long *line,
 		return -1;
 	p = r->str, end = r->str + r->len;
 	s->token[0] = '\0';
-	s->active = 0;
+	s->active = s->prequeue = 0;
 	s->n = s->waiting = 0;
 	if (next_word(&p, end, word, sizeof word) == -1)
 		return -1;
@@ -188,6 +193,7 @@ qreply_join_entry(const redisReply *r, const char *token, long long *line,
 	    next_num(&p, end, &s->waiting) == -1)
 		return -1;
 	s->active = strcmp(status, "active") == 0;
+	s->prequeue = strcmp(status, "prequeue") == 0;
 	return p == end ? 0 : -1;
 }
 
@@ -228,6 +234,7 @@ qreply_tick(const redisReply *r, struct tick_figures *t)
 	t->admitted = v[TICK_ADMITTED], t->waiting = v[TICK_WAITING];
 	t->full_ms = v[TICK_FULL];
 	t->pow_bits = (int)v[TICK_POW_BITS], t->pow_ttl = v[TICK_POW_TTL];
+	t->draw = (int)v[TICK_DRAW];
 	return 0;
 }
 
@@ -304,6 +311,8 @@ qreply_figures(const redisReply *e, struct queue_figures *f)
 	    !is_int(e->element[SHOW_WAITING]) ||
 	    !is_int(e->element[SHOW_ACTIVE]) ||
 	    !is_int(e->element[SHOW_LAST_MINUTE]) ||
+	    !is_int(e->element[SHOW_PREQUEUE]) ||
+	    !is_int(e->element[SHOW_DRAW_MS]) ||
 	    (t = e->element[SHOW_TOTALS])->type != REDIS_REPLY_ARRAY ||
 	    t->elements != SHOW_NTOTALS)
 		return -1;
@@ -316,6 +325,8 @@ qreply_figures(const redisReply *e, struct queue_figures *f)
 	f->waiting = e->element[SHOW_WAITING]->integer;
 	f->active = e->element[SHOW_ACTIVE]->integer;
 	f->last_minute = e->element[SHOW_LAST_MINUTE]->integer;
+	f->prequeue = e->element[SHOW_PREQUEUE]->integer;
+	f->draw_ms = e->element[SHOW_DRAW_MS]->integer;
 	return 0;
 }
 
@@ -334,4 +345,103 @@ qreply_str(const redisReply *r, size_t i)
 	    r->element[i]->type != REDIS_REPLY_STRING)
 		return NULL;
 	return r->element[i]->str;
+}
+
+/* ---- the draw ----------------------------------------------------------- */
+
+static const char *const draw_kinds[] = {
+	[QS_DRAW_BUSY] = "busy", [QS_DRAW_IDLE] = "idle",
+	[QS_DRAW_HASH] = "hash", [QS_DRAW_MORE] = "more",
+	[QS_DRAW_SUM] = "sum", [QS_DRAW_BYTES] = "bytes",
+	[QS_DRAW_DRAWN] = "drawn",
+};
+
+static int
+draw_hash(const redisReply *r, struct qs_draw_step *d, const char ***list)
+{
+	size_t n = (r->elements - 3) / 2;
+
+	if (r->elements < 5 || (r->elements - 3) % 2 != 0 ||
+	    (d->seed = qreply_str(r, 1)) == NULL ||
+	    (d->beacon = qreply_str(r, 2)) == NULL ||
+	    (*list = calloc(2 * n, sizeof **list)) == NULL)
+		return -1;
+	d->tokens = *list, d->scores = *list + n, d->n = n;
+	for (size_t i = 0; i < n; i++)
+		if ((d->tokens[i] = qreply_str(r, 3 + 2 * i)) == NULL ||
+		    (d->scores[i] = qreply_str(r, 4 + 2 * i)) == NULL)
+			return -1;
+	return 0;
+}
+
+int
+qreply_draw_step(const redisReply *r, struct qs_draw_step *d,
+    const char ***list)
+{
+	const char *w = qreply_str(r, 0);
+	size_t k;
+
+	memset(d, 0, sizeof *d);
+	*list = NULL;
+	if (w == NULL)
+		return -1;
+	for (k = 0; k < sizeof draw_kinds / sizeof draw_kinds[0]; k++)
+		if (strcmp(w, draw_kinds[k]) == 0)
+			break;
+	d->kind = (enum qs_draw_kind)k;
+	switch (k) {
+	case QS_DRAW_HASH:
+		return draw_hash(r, d, list);
+	case QS_DRAW_BYTES:
+		if (r->elements != 2 ||
+		    r->element[1]->type != REDIS_REPLY_STRING)
+			return -1;
+		d->bytes = r->element[1]->str, d->len = r->element[1]->len;
+		return 0;
+	case QS_DRAW_DRAWN:
+		return r->elements == 4 && elem_num(r, 1, &d->entrants) == 0 &&
+		    elem_num(r, 2, &d->started_ms) == 0 &&
+		    elem_num(r, 3, &d->now_ms) == 0 ? 0 : -1;
+	case QS_DRAW_MORE:
+		if (r->elements != 3 ||
+		    r->element[1]->type != REDIS_REPLY_STRING ||
+		    elem_num(r, 2, &d->index) == -1)
+			return -1;
+		d->bytes = r->element[1]->str, d->len = r->element[1]->len;
+		return 0;
+	case QS_DRAW_SUM:
+		return r->elements == 2 && elem_num(r, 1, &d->index) == 0 ?
+		    0 : -1;
+	case QS_DRAW_BUSY: case QS_DRAW_IDLE:
+		return 0;
+	}
+	return -1;
+}
+
+/* A string element, or "" for a nil (an unset field). */
+static const char *
+str_or_empty(const redisReply *r, size_t i)
+{
+	const char *s = qreply_str(r, i);
+
+	return s ? s : "";
+}
+
+int
+qreply_draw_view(const redisReply *r, struct qs_draw_view *v)
+{
+	memset(v, 0, sizeof *v);
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != 11 ||
+	    elem_num(r, 3, &v->opens_at) == -1 ||
+	    elem_num(r, 4, &v->entrants) == -1 ||
+	    elem_num(r, 8, &v->drawn_at) == -1 ||
+	    elem_num(r, 10, &v->ms) == -1 ||
+	    (v->state = qreply_str(r, 1)) == NULL ||
+	    (v->commit = qreply_str(r, 2)) == NULL)
+		return -1;
+	v->beacon_round = str_or_empty(r, 5);
+	v->seed = str_or_empty(r, 6);
+	v->beacon = str_or_empty(r, 7);
+	v->order_sha256 = str_or_empty(r, 9);
+	return 0;
 }

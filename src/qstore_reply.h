@@ -18,7 +18,7 @@
 enum facts_field {
 	F_RESULT, F_TOKEN, F_STATUS, F_N, F_WAITING, F_NOW, F_TICK, F_RATE,
 	F_MODE, F_STATE, F_BATCH, F_INTERVAL, F_MAX_ACTIVE, F_ACTIVE_TTL,
-	F_REDIRECT, FACTS_FIELDS
+	F_REDIRECT, F_OPENS_AT, F_PREQUEUE_FROM, F_ENTRANTS, FACTS_FIELDS
 };
 
 /* ranks.lua: facts(), then one letter and one number per token. */
@@ -26,7 +26,7 @@ enum ranks_field { RANKS_KINDS = FACTS_FIELDS, RANKS_VALUES, RANKS_FIELDS };
 
 /* tick.lua. */
 enum tick_field { TICK_EXPIRED, TICK_ABANDONED, TICK_ADMITTED, TICK_WAITING,
-	TICK_FULL, TICK_POW_BITS, TICK_POW_TTL, TICK_FIELDS };
+	TICK_FULL, TICK_POW_BITS, TICK_POW_TTL, TICK_DRAW, TICK_FIELDS };
 
 /*
  * The pass check's lookup, MGET of the token's revoked key and the
@@ -36,7 +36,7 @@ enum lookup_field { LOOKUP_REVOKED, LOOKUP_DROPPED, LOOKUP_FIELDS };
 
 /* admin_show.lua: one entry per queue. */
 enum show_field { SHOW_CONFIG, SHOW_WAITING, SHOW_ACTIVE, SHOW_TOTALS,
-	SHOW_LAST_MINUTE, SHOW_FIELDS };
+	SHOW_LAST_MINUTE, SHOW_PREQUEUE, SHOW_DRAW_MS, SHOW_FIELDS };
 
 /*
  * facts() whole (status.lua, summary.lua): *res from its result word, and
@@ -85,5 +85,13 @@ enum result qreply_first(const redisReply *r);
 
 /* A string element, or NULL. */
 const char *qreply_str(const redisReply *r, size_t i);
+
+/* The draw's scripts (qstore_draw.h); tokens and scores of a HASH step
+ * are allocated into *list (free it), the rest borrowed from r. */
+struct qs_draw_step;
+struct qs_draw_view;
+int qreply_draw_step(const redisReply *r, struct qs_draw_step *d,
+    const char ***list);
+int qreply_draw_view(const redisReply *r, struct qs_draw_view *v);
 
 #endif

@@ -157,6 +157,18 @@ put_waiting(char *p, const struct token_status *st)
 	return put_lit(p, "]");
 }
 
+/* Awaiting the draw: no position, no ETA, the line's size unknown. */
+static char *
+put_prequeue(char *p, const struct token_status *st)
+{
+	p = put_lit(p, ",\"status\":\"prequeue\",\"opens_at\":");
+	p = decimal_put(p, st->opens_at);
+	p = put_lit(p, ",\"entrants\":");
+	p = decimal_put(p, st->entrants);
+	p = put_lit(p, ",\"ticket\":");
+	return put_str(p, st->ticket);
+}
+
 char *
 reply_status_text(const struct token_status *st)
 {
@@ -173,6 +185,12 @@ reply_status_text(const struct token_status *st)
 	p = put_str(p, st->queue);
 	p = put_lit(p, ",\"token\":");
 	p = put_str(p, st->token);
+	if (st->prequeue) {
+		p = put_prequeue(p, st);
+		*p++ = '}';
+		*p = '\0';
+		return s;
+	}
 	p = put_lit(p, st->active ? ",\"status\":\"active\"" :
 	    ",\"status\":\"waiting\"");
 	p = put_lit(p, ",\"waiting\":");

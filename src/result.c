@@ -23,6 +23,15 @@ static const struct result_answer answers[] = {
 	[RESULT_INVITE_REQUIRED] = { 403, "invite_required", "queue '%s' "
 	    "takes joins by invitation only: send {\"invite\": \"<the "
 	    "invitation>\"}", NULL, "closed" },
+	[RESULT_NOT_OPEN] = { 409, "queue_not_open", "queue '%s' does not take "
+	    "visitors yet: see opens_at and prequeue_from", NULL, "not_open" },
+	[RESULT_DRAW_DONE] = { 409, "draw_done", "the draw of queue '%s' is "
+	    "done: its opening can no longer move", NULL, "closed" },
+	[RESULT_NO_DRAW] = { 404, "draw_not_found", "queue '%s' has no "
+	    "scheduled opening, so no draw", NULL, "notfound" },
+	[RESULT_NOT_DUE] = { 409, "draw_not_due", "queue '%s' takes a beacon "
+	    "only after its opening, when it announced a beacon_round", NULL,
+	    "closed" },
 	[RESULT_UNAVAILABLE] = { 503, "store_unavailable", "the queue store is "
 	    "unreachable; try again shortly", "1", "unavailable" },
 	[RESULT_ERROR] = { 500, "internal", "the queue store answered "
@@ -49,6 +58,9 @@ static const struct {
 	{ "gone", RESULT_GONE }, { "closed", RESULT_CLOSED },
 	{ "full", RESULT_FULL }, { "used", RESULT_USED },
 	{ "invite_required", RESULT_INVITE_REQUIRED },
+	{ "full", RESULT_FULL }, { "not_open", RESULT_NOT_OPEN },
+	{ "draw_done", RESULT_DRAW_DONE }, { "none", RESULT_NO_DRAW },
+	{ "not_due", RESULT_NOT_DUE },
 };
 
 enum result

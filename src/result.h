@@ -18,6 +18,11 @@ enum result {
 	RESULT_FULL,		/* the line is at max_waiting */
 	RESULT_USED,		/* the join's use key is used up (join.lua) */
 	RESULT_INVITE_REQUIRED,	/* an invite-only queue, no invitation */
+	RESULT_NOT_OPEN,	/* a join before the pre-queue opens */
+	RESULT_DRAW_DONE,	/* the draw is done: its schedule is fixed */
+	RESULT_NO_DRAW,		/* the queue has no scheduled draw */
+	RESULT_NOT_DUE,		/* a beacon before the opening, or to a
+				 * queue that announced none */
 	RESULT_UNAVAILABLE,	/* Redis not reachable, not answering, busy */
 	RESULT_ERROR		/* an error or a reply of the wrong shape */
 };

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "standing.h"
+#include "ticket.h"
 
 void
 standing_status(const struct standing *s, const char *queue,
@@ -17,7 +18,24 @@ standing_status(const struct standing *s, const char *queue,
 		st->redirect = s->redirect[0] ? s->redirect : NULL;
 		return;
 	}
+	if (s->prequeue) {
+		standing_prequeue(s, queue, s->token, s->n, st);
+		return;
+	}
 	standing_waiting(s, queue, s->token, s->n, st);
+}
+
+void
+standing_prequeue(const struct standing *s, const char *queue,
+    const char *token, long long entrants, struct token_status *st)
+{
+	memset(st, 0, sizeof *st);
+	st->queue = queue;
+	st->token = token;
+	st->prequeue = 1;
+	st->opens_at = s->opens_at;
+	st->entrants = entrants;
+	ticket_of(token, st->ticket);
 }
 
 void

@@ -18,6 +18,10 @@ struct standing {
 	long long waiting;	/* the line's length */
 	char redirect[STANDING_REDIRECT_MAX];
 	struct queue_facts q;
+	int prequeue;		/* 1: awaits the draw; n is the entrants */
+	long long opens_at;	/* the queue's opening, unix s; 0: none */
+	long long prequeue_from;	/* unix s; 0: any time before */
+	long long entrants;	/* pre-queue entrants not yet drawn */
 };
 
 /* One waiter's or one session's view, as API.md's status object. */
@@ -32,6 +36,10 @@ struct token_status {
 	long long active_until;		/* active: unix seconds */
 	const char *redirect;		/* active: NULL when none */
 	const char *pass;		/* active: NULL when passes are off */
+	int prequeue;			/* 1: awaits the draw */
+	long long opens_at;		/* prequeue: unix seconds */
+	long long entrants;		/* prequeue: entrants so far */
+	char ticket[33];		/* prequeue: the public id */
 };
 
 /* The status object's view of s; borrows from s and queue. */
@@ -44,5 +52,9 @@ void standing_status(const struct standing *s, const char *queue,
  */
 void standing_waiting(const struct standing *s, const char *queue,
     const char *token, long long rank, struct token_status *st);
+
+/* The status of token awaiting the draw among entrants. */
+void standing_prequeue(const struct standing *s, const char *queue,
+    const char *token, long long entrants, struct token_status *st);
 
 #endif

@@ -212,13 +212,14 @@ stream_gone(struct streams *b, struct stream *st, const char *reason)
 }
 
 /*
- * The status of a waiting token at rank. Updates coalesce: while earlier
- * output is still unsent, only the newest status matters, so none is
- * queued behind it (unless force: the first one).
+ * The status of a waiting token at rank (kind 'w'), or of one awaiting
+ * the draw among rank entrants (kind 'p'). Updates coalesce: while
+ * earlier output is still unsent, only the newest status matters, so none
+ * is queued behind it (unless force: the first one).
  */
 static void
 stream_status(struct streams *b, struct stream *st, const struct standing *s,
-    long long rank, int force)
+    char kind, long long rank, int force)
 {
 	struct token_status ts;
 	char tok[37];
@@ -230,7 +231,10 @@ stream_status(struct streams *b, struct stream *st, const struct standing *s,
 	}
 	st->stalls = 0;
 	uuid_unparse_lower(st->token, tok);
-	standing_waiting(s, b->queues[st->queue].name, tok, rank, &ts);
+	if (kind == 'p')
+		standing_prequeue(s, b->queues[st->queue].name, tok, rank, &ts);
+	else
+		standing_waiting(s, b->queues[st->queue].name, tok, rank, &ts);
 	stream_send(b, st, "status", reply_status_text(&ts));
 }
 
@@ -258,8 +262,8 @@ batch_apply(struct batch *bt, const struct qs_ranks *rk)
 
 		if (st->closed)
 			continue;
-		if (rk->kinds[i] == 'w')
-			stream_status(b, st, &rk->s, v, 0);
+		if (rk->kinds[i] == 'w' || rk->kinds[i] == 'p')
+			stream_status(b, st, &rk->s, rk->kinds[i], v, 0);
 		else if (rk->kinds[i] == 'a')
 			stream_entered(b, st, v);
 		else
@@ -323,9 +327,10 @@ batch_for(struct streams *b, struct batch **open, size_t nopen,
 	return NULL;
 }
 
-/* Group the slot's streams into one batch per queue and send them. */
+/* Group the slot's streams (of queue only, unless -1) into one batch
+ * per queue and send them. */
 static void
-streams_visit(struct streams *b, int s)
+streams_visit(struct streams *b, int s, int only)
 {
 	struct batch *open[16] = { NULL };
 	size_t nopen = 0;
@@ -335,7 +340,7 @@ streams_visit(struct streams *b, int s)
 		struct batch *bt;
 
 		next = st->next;
-		if (st->inflight)
+		if (st->inflight || (only >= 0 && st->queue != only))
 			continue;
 		if ((bt = batch_for(b, open, nopen, st->queue)) == NULL) {
 			if (nopen == 16) {	/* many queues: flush them */
@@ -379,7 +384,7 @@ streams_tick(evutil_socket_t fd, short what, void *arg)
 		}
 		return;
 	}
-	streams_visit(b, s);
+	streams_visit(b, s, -1);
 }
 
 /* ---- promotions published by any instance ------------------------- */
@@ -399,11 +404,22 @@ streams_dropped(struct streams *b, int q)
 	}
 }
 
+/* Queue q's draw is done: every stream of it learns its place now. */
+static void
+streams_drawn(struct streams *b, int q)
+{
+	if (!store_is_ready(b->app->store))
+		return;
+	for (int s = 0; s < b->wheel.nslots; s++)
+		streams_visit(b, s, q);
+}
+
 /*
  * On <prefix>:{<queue>}:events:
  *   "entered <expiry_ms> <token> <token>..."  (admitted)
  *   "gone <reason> <token> <token>..."        (removed by the admin API)
  *   "dropped"                                 (the queue is gone)
+ *   "drawn"              (a scheduled queue's draw is done: places known)
  */
 static void
 streams_message(const char *channel, const char *msg, size_t len,
@@ -423,6 +439,8 @@ streams_message(const char *channel, const char *msg, size_t len,
 	entered = word && strcmp(word, "entered") == 0;
 	if (word && strcmp(word, "dropped") == 0)
 		streams_dropped(b, q);
+	if (word && strcmp(word, "drawn") == 0)
+		streams_drawn(b, q);
 	if (!entered && (word == NULL || strcmp(word, "gone") != 0)) {
 		free(copy);
 		return;
@@ -495,7 +513,7 @@ streams_start(struct streams *b, struct evhttp_request *req,
 	stream_table_put(&b->streams, st);
 	wheel_put(&b->wheel, st, wheel_pick(&b->wheel));
 	b->queues[q].streams++;
-	stream_status(b, st, s, s->n, 1);
+	stream_status(b, st, s, s->prequeue ? 'p' : 'w', s->n, 1);
 }
 
 void

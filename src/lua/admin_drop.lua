@@ -7,7 +7,8 @@
 -- pass expires plus the leeway checkers allow, and never shortens the
 -- life of an earlier drop's.
 -- KEYS: see lib.lua; KEYS[8] the registry of queues; KEYS[9] the queue's
--- dropped key (keys.c)
+-- dropped key (keys.c); KEYS[10..13] its draw's keys (a queue made again
+-- under the name gets a new seed)
 -- ARGV[1] the queue's name
 -- ARGV[2] events channel
 -- ARGV[3] leeway in ms
@@ -22,7 +23,7 @@ local ttl = math.max((tonumber(last[2]) or now) - now, 0) +
 ttl = math.max(ttl, redis.call('PTTL', KEYS[9]), 1)
 redis.call('SET', KEYS[9], ms_text(now), 'PX', ms_text(ttl))
 redis.call('UNLINK', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6],
-  KEYS[7])
+  KEYS[7], KEYS[10], KEYS[11], KEYS[12], KEYS[13])
 redis.call('SREM', KEYS[8], ARGV[1])
 redis.call('PUBLISH', ARGV[2], 'dropped')
 return { 'dropped' }

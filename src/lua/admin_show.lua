@@ -5,7 +5,8 @@
 -- Reply: one entry per queue, in order: {} when there is no such queue,
 -- else { { field, value, ... } (config), waiting, active,
 --        { joined, admitted, expired, left, abandoned, removed },
---        admitted in the last minute }
+--        admitted in the last minute, pre-queue entrants not yet drawn,
+--        ms the draw took (0: none) }
 local TOTALS = { 'joined', 'admitted', 'expired', 'left', 'abandoned',
   'removed' }
 local now = now_ms()
@@ -21,7 +22,9 @@ for i = 1, #KEYS, 7 do
     end
     out[#out + 1] = { config, redis.call('ZCARD', KEYS[i + 2]),
       redis.call('ZCOUNT', KEYS[i + 3], '(' .. now, '+inf'), totals,
-      admitted_last_minute(KEYS[i + 5], now) }
+      admitted_last_minute(KEYS[i + 5], now),
+      redis.call('ZCOUNT', KEYS[i + 2], PRE_ABOVE, PRE_BELOW),
+      tonumber(redis.call('HGET', KEYS[i + 5], 'draw_ms')) or 0 }
   end
 end
 return out

@@ -5,6 +5,7 @@
 -- admin API changed; an edited section wins.
 -- KEYS[1] config
 -- KEYS[2] the registry of queues (a set of names; every instance ticks them)
+-- KEYS[3] the queue's draw: once drawn, the hash keeps its opens_at
 -- ARGV[1] 'replace' (at startup: an edited file wins) or 'missing' (after
 --         a reconnect: only when Redis lost it, e.g. restarted empty)
 -- ARGV[2] the queue's name
@@ -16,7 +17,12 @@ if redis.call('EXISTS', KEYS[1]) == 1 and (ARGV[1] == 'missing' or
     redis.call('HGET', KEYS[1], 'file_sha') == sha) then
   return 0
 end
+local opened = redis.call('HGET', KEYS[3], 'state') == 'drawn' and
+  redis.call('HGET', KEYS[1], 'opens_at')
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+if opened then
+  redis.call('HSET', KEYS[1], 'opens_at', opened)
+end
 redis.call('HSET', KEYS[1], 'file_sha', sha)
 return 1

@@ -36,7 +36,10 @@
 --   'result token status n waiting' otherwise, result 'new' (admitted at
 --     once) or 'existing' (the user's place);
 --   or 'no_queue' / 'closed' / 'full' / 'used' / 'invite_required' (a
---   queue with access = invite, and the join carries no invitation).
+--   queue with access = invite, and the join carries no invitation) /
+--   'not_open' (before prequeue_from).
+-- Before opens_at a new place is a pre-queue entrant's (scored PRE + its
+-- ticket, lib.lua): 'new token prequeue entrants waiting'.
 -- A number in an entry is written as Lua writes it, whole up to 10^14:
 -- ranks and counts, and expiries in ms until the year 5138. Most joins
 -- take a bare 'new': no number to write, nothing for the daemon to read.
@@ -58,7 +61,14 @@ local cap = tonumber(c.max_waiting) or 0
 -- Scores for the batch at once: gaps (joins that got no new place) are
 -- harmless, since only the order of scores counts. Written back only when
 -- a join took a place, so a batch of refusals writes nothing.
-local seq = tonumber(redis.call('GET', KEYS[2]) or '0')
+local seq0 = tonumber(redis.call('GET', KEYS[2]) or '0')
+local seq = seq0
+local state = state_at(c, now)
+local pre = c.opens_at > 0 and now < c.opens_at
+local entrants = pre and undrawn() or 0
+if pre then
+  seq = seq + PRE
+end
 local joined = 0
 -- The new places go into the line with one ZADD at the end (and into the
 -- seen set with another, all scored now_s); until then, pending[token] is
@@ -77,10 +87,12 @@ end
 -- The place token holds (one of this batch's, or place()'s), or nil.
 local function existing(token)
   local rank = pending[token]
-  if rank then
+  if rank and rank < 0 then
+    return entry('existing', token, 'prequeue', entrants)
+  elseif rank then
     return entry('existing', token, 'waiting', rank)
   end
-  local status, at = place(token, now)
+  local status, at = place(token, now, c)
   if status then
     return entry('existing', token, status, at)
   end
@@ -118,8 +130,11 @@ local function join_one(i, token, userkey, guard)
   if r then
     return r
   end
-  if c.state == 'closed' then
+  if state == 'closed' then
     return 'closed'
+  end
+  if pre and now < c.prequeue_from then
+    return 'not_open'
   end
   if cap > 0 and waiting >= cap then
     return 'full'
@@ -128,7 +143,7 @@ local function join_one(i, token, userkey, guard)
   if userkey then
     redis.call('SET', userkey, token, 'EX', ttl)
   end
-  if c.mode ~= 'rate' and c.state == 'open' and waiting == 0 and
+  if not pre and c.mode ~= 'rate' and state == 'open' and waiting == 0 and
       room(now, c, 1) > 0 then
     took(c, 1)
     return admit_now(token)
@@ -136,10 +151,17 @@ local function join_one(i, token, userkey, guard)
   places[np + 1], places[np + 2] = seq + i, token
   seen[np + 1], seen[np + 2] = now_s, token
   np = np + 2
-  if userkey then
-    pending[token] = waiting
-  end
   waiting = waiting + 1
+  if pre then
+    entrants = entrants + 1
+    if userkey then
+      pending[token] = -entrants
+    end
+    return entry('new', token, 'prequeue', entrants)
+  end
+  if userkey then
+    pending[token] = waiting - 1
+  end
   return 'new'
 end
 
@@ -176,7 +198,7 @@ for i = 1, n do
   end
 end
 if np > 0 then
-  redis.call('SET', KEYS[2], ms_text(seq + n))
+  redis.call('SET', KEYS[2], ms_text(seq0 + n))
   redis.call('ZADD', KEYS[3], unpack(places))
   redis.call('ZADD', KEYS[5], unpack(seen))
 end
@@ -186,6 +208,7 @@ end
 -- The head last: the tick and rate as they stand after the batch.
 out[1] = { waiting0, now, tonumber(redis.call('GET', KEYS[7]) or '0'),
   line_speed(c), c.mode or 'rate',
-  c.state or 'open', c.batch or '0', c.interval or '0',
-  c.max_active or '0', c.active_ttl or '0', c.redirect or '' }
+  state, c.batch or '0', c.interval or '0',
+  c.max_active or '0', c.active_ttl or '0', c.redirect or '',
+  c.opens_at / 1000, c.prequeue_from / 1000, entrants }
 return out

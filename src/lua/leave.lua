@@ -1,7 +1,8 @@
 -- leave.lua: leave the line, or end an active session (freeing its slot).
 -- KEYS: see lib.lua; KEYS[8] the token's revoked key (keys.c)
 -- In a capacity queue, the freed slot goes to the next waiter at once
--- (when its batch cap, if set, allows).
+-- (when its batch cap, if set, allows, and no scheduled opening's draw
+-- holds the line).
 -- An ended session's entry pass is revoked: KEYS[8] lives until the pass
 -- expires plus the leeway checkers allow (GET /v1/check reads it).
 -- ARGV[1] token
@@ -32,7 +33,8 @@ if expiry then
   if ttl > 0 then
     redis.call('SET', KEYS[8], '1', 'PX', ttl)
   end
-  if c.mode == 'capacity' and c.state ~= 'paused' then
+  if c.mode == 'capacity' and c.state ~= 'paused' and
+      not draw_holds(c, now) then
     took(c, admit(room(now, c, 100), now, c, ARGV[2]))
   end
   return { 'left', 'active' }

@@ -24,13 +24,17 @@ end
 local function load_conf(key)
   local v = redis.call('HMGET', key, 'state', 'mode', 'batch', 'interval',
     'max_active', 'active_ttl', 'waiting_ttl', 'max_waiting', 'redirect',
-    'renew', 'access')
+    'renew', 'access', 'opens_at', 'prequeue_from', 'closes_at',
+    'beacon_round')
   if not v[1] then
     return nil
   end
   local c = { state = v[1], mode = v[2], batch = v[3], interval = v[4],
     max_active = v[5], active_ttl = v[6], waiting_ttl = v[7],
-    max_waiting = v[8], redirect = v[9], renew = v[10], access = v[11] }
+    max_waiting = v[8], redirect = v[9], renew = v[10], access = v[11],
+    opens_at = (tonumber(v[12]) or 0) * 1000,
+    prequeue_from = (tonumber(v[13]) or 0) * 1000,
+    closes_at = (tonumber(v[14]) or 0) * 1000, beacon_round = v[15] or '' }
   -- A cap of 0 is not set: the mode's own cap then takes its old default
   -- (batch 100 in rate mode, max_active 1000 in capacity mode), and the
   -- other cap is off. What every script and the facts see is this.
@@ -44,6 +48,39 @@ local function load_conf(key)
     end
   end
   return c
+end
+
+-- A scheduled sale (opens_at) splits the waiting set's scores in three
+-- ranges, so one sorted set still holds one line (doc/design.md, "The
+-- draw"): drawn entrants at DRAWN + place (place 1 first), pre-queue
+-- entrants not yet drawn at PRE + ticket, below PRE_TOP, and joins after
+-- the opening at their ticket, as without a schedule. All exact in a
+-- double. (Lua writes a number into a string with 14 digits: the bounds
+-- of ranges are given as text.)
+local DRAWN = -2251799813685248	-- -2^51
+local PRE = -1125899906842624	-- -2^50
+local PRE_TOP = -562949953421312	-- -2^49
+local PRE_ABOVE = '(-1125899906842624'
+local PRE_BELOW = '(-562949953421312'
+
+-- Pre-queue entrants not yet drawn.
+local function undrawn()
+  return redis.call('ZCOUNT', KEYS[3], PRE_ABOVE, PRE_BELOW)
+end
+
+-- The state in force: closes_at closes the queue by itself.
+local function state_at(c, now)
+  if c.closes_at > 0 and now >= c.closes_at then
+    return 'closed'
+  end
+  return c.state or 'open'
+end
+
+-- A scheduled queue admits nobody before its opening, nor while pre-queue
+-- entrants await the draw (whoever admits asks this: the tick, a DELETE's
+-- refill of a capacity slot, a join admitted at once).
+local function draw_holds(c, now)
+  return c.opens_at > 0 and (now < c.opens_at or undrawn() > 0)
 end
 
 -- Active sessions not yet ended at now.
@@ -98,26 +135,36 @@ end
 -- whose enum facts_field names each field; check_qstore_reply counts the
 -- fields of the table returned here against it):
 -- { result, token, status, n, waiting, now_ms, last_tick_ms, rate,
---   mode, state, batch, interval, max_active, active_ttl, redirect }
--- n is the 0-based rank when waiting, the expiry in ms when active, and
--- the number of active sessions for a queue summary. waiting, when the
--- caller knows it, saves counting the line again.
+--   mode, state, batch, interval, max_active, active_ttl, redirect,
+--   opens_at, prequeue_from, entrants }
+-- n is the 0-based rank when waiting, the expiry in ms when active, the
+-- entrants when 'prequeue', and the number of active sessions for a queue
+-- summary. waiting, when the caller knows it, saves counting the line
+-- again. opens_at and prequeue_from are unix seconds (0: none); entrants
+-- the pre-queue entrants not yet drawn (0 without a schedule).
 local function facts(result, token, status, n, now, c, waiting)
   local tick = redis.call('GET', KEYS[7]) or '0'
   local rate = line_speed(c)
   waiting = waiting or redis.call('ZCARD', KEYS[3])
   return { result, token, status, n, waiting, now,
-    tonumber(tick), rate, c.mode or 'rate', c.state or 'open',
+    tonumber(tick), rate, c.mode or 'rate', state_at(c, now),
     c.batch or '0', c.interval or '0', c.max_active or '0',
-    c.active_ttl or '0', c.redirect or '' }
+    c.active_ttl or '0', c.redirect or '', c.opens_at / 1000,
+    c.prequeue_from / 1000, c.opens_at > 0 and undrawn() or 0 }
 end
 
 -- Where token stands: 'waiting' and its rank (and it is marked seen),
--- 'active' and its expiry in ms, or nil when it is gone.
-local function place(token, now)
+-- 'prequeue' and the entrants when it awaits the draw (c given), 'active'
+-- and its expiry in ms, or nil when it is gone.
+local function place(token, now, c)
   local rank = redis.call('ZRANK', KEYS[3], token)
   if rank then
     redis.call('ZADD', KEYS[5], now, token)
+    local score = c and c.opens_at > 0 and
+      tonumber(redis.call('ZSCORE', KEYS[3], token))
+    if score and score > PRE and score < PRE_TOP then
+      return 'prequeue', undrawn()
+    end
     return 'waiting', rank
   end
   local expiry = tonumber(redis.call('ZSCORE', KEYS[4], token))
@@ -129,7 +176,7 @@ end
 
 -- place() as facts(), or nil when the token is gone.
 local function locate(token, now, c)
-  local status, n = place(token, now)
+  local status, n = place(token, now, c)
   if status then
     return facts('ok', token, status, n, now, c)
   end

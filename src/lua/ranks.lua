@@ -4,8 +4,9 @@
 -- KEYS: see lib.lua
 -- ARGV: the tokens
 -- Reply: facts() of the queue (result 'batch'), then a string with one
--- letter per token (w: waiting, a: active, g: gone) and an array with,
--- per token, its 0-based rank (w), session expiry in ms (a) or 0 (g).
+-- letter per token (w: waiting, p: awaiting the draw, a: active, g: gone)
+-- and an array with, per token, its 0-based rank (w), the entrants (p),
+-- session expiry in ms (a) or 0 (g).
 -- Or { 'no_queue' }.
 local c = load_conf(KEYS[1])
 if not c then
@@ -13,10 +14,17 @@ if not c then
 end
 local now = now_ms()
 local now_s = ms_text(now)
-local kinds, values, seen = {}, {}, {}
+local kinds, values, seen, entrants = {}, {}, {}, nil
 for i, token in ipairs(ARGV) do
   local rank = redis.call('ZRANK', KEYS[3], token)
-  if rank then
+  local score = rank and c.opens_at > 0 and
+    tonumber(redis.call('ZSCORE', KEYS[3], token))
+  if score and score > PRE and score < PRE_TOP then
+    entrants = entrants or undrawn()
+    kinds[i], values[i] = 'p', entrants
+    seen[#seen + 1] = now_s
+    seen[#seen + 1] = token
+  elseif rank then
     kinds[i], values[i] = 'w', rank
     seen[#seen + 1] = now_s
     seen[#seen + 1] = token

@@ -8,7 +8,7 @@ if not c then
   return { 'no_queue' }
 end
 local now = now_ms()
-local status, n = place(ARGV[1], now)
+local status, n = place(ARGV[1], now, c)
 if not status then
   return { 'gone' }
 end

@@ -10,15 +10,21 @@
 -- Redis takes writes and has taken them for waiting_ttl since any
 -- instance last saw it full: KEYS[8] keeps that time for every instance.
 -- While Redis is full only (1) runs, which frees memory.
--- KEYS: see lib.lua; KEYS[8] when Redis was last seen full (ms)
+-- A scheduled queue admits nobody before its opening, nor while
+-- pre-queue entrants await the draw (draw_step.lua), which the reply
+-- asks for once it is due: at opens_at, and once the beacon is given when
+-- one was announced (KEYS[9], the draw's hash).
+-- KEYS: see lib.lua; KEYS[8] when Redis was last seen full (ms);
+-- KEYS[9] the draw's hash
 -- ARGV[1] events channel
 -- ARGV[2] most tokens moved or swept per kind in one call
 -- ARGV[3] how long ago (ms) this instance last saw Redis refuse a write
 --         for memory; -1: never
--- Reply: { expired, abandoned, admitted, waiting, full, bits, pow_ttl }
--- (full: now when Redis refused a write, else 0; bits: the proof of work
--- a join needs now, -1 when join_challenge is off, see pow_now) or
--- { 'no_queue' }
+-- Reply: { expired, abandoned, admitted, waiting, full, bits, pow_ttl,
+-- draw } (full: now when Redis refused a write, else 0; bits: the proof
+-- of work a join needs now, -1 when join_challenge is off, see pow_now;
+-- draw: 1 when a draw is due, 2 when the schedule has no seed yet, else
+-- 0) or { 'no_queue' }
 local c = load_conf(KEYS[1])
 if not c then
   return { 'no_queue' }
@@ -88,9 +94,23 @@ local function pow_now(writable)
   return math.min(bits, tonumber(p[5]) or 22), ttl
 end
 
+-- The draw: due from the opening until drawn; a seed first.
+local draw, held = 0, false
+if c.opens_at > 0 then
+  local d = redis.call('HMGET', KEYS[9], 'seed', 'state', 'beacon')
+  held = draw_holds(c, now)
+  if not d[1] then
+    draw = 2
+  elseif now >= c.opens_at and d[2] ~= 'drawn' and
+      (d[3] or c.beacon_round == '') then
+    draw = 1
+  end
+end
+
 if full then
   local bits, pttl = pow_now(false)
-  return { #ended, 0, 0, redis.call('ZCARD', KEYS[3]), now, bits, pttl }
+  return { #ended, 0, 0, redis.call('ZCARD', KEYS[3]), now, bits, pttl,
+    draw }
 end
 -- sessions that ran their whole active_ttl, for the ETA (lib.lua's
 -- line_speed)
@@ -119,7 +139,7 @@ end
 
 -- (3) admissions, as many as both caps allow (lib.lua's room())
 local admitted = 0
-if c.state ~= 'paused' then
+if c.state ~= 'paused' and not held then
   local n = room(now, c, cap)
   admitted = admit(n, now_ms(), c, channel)
   took(c, admitted)
@@ -152,4 +172,4 @@ elseif t - at >= 5000 then
   redis.call('HSET', KEYS[6], 'rate_at', t, 'rate_n', 0)
 end
 local bits, pttl = pow_now(true)
-return { #ended, #quiet, admitted, waiting, 0, bits, pttl }
+return { #ended, #quiet, admitted, waiting, 0, bits, pttl, draw }

@@ -57,8 +57,47 @@
     text('wr-live-text', live ? t('live') : t('reconnecting'));
   }
 
+  // Before a scheduled opening: when, how long, how many, and the draw's
+  // commitment (short, linked to the draw's JSON), fetched once.
+  var opensAt = 0, tickTimer = null, commitShown = false;
+  function countdown() {
+    var s = Math.max(0, Math.ceil((opensAt * 1000 - Date.now()) / 1000));
+    var m = Math.floor(s / 60) % 60, sec = s % 60;
+    text('wr-countdown', Math.floor(s / 3600) + ':' + (m < 10 ? '0' : '') + m +
+      ':' + (sec < 10 ? '0' : '') + sec);
+  }
+  function prequeue(st) {
+    setState('prequeue');
+    text('wr-heading', t('pre_heading'));
+    text('wr-entrants', String(st.entrants));
+    if (st.opens_at !== opensAt) {
+      opensAt = st.opens_at;
+      var d = new Date(opensAt * 1000);
+      text('wr-opens', d.toLocaleString(document.documentElement.lang || undefined,
+        { dateStyle: 'medium', timeStyle: 'short' }));
+    }
+    countdown();
+    if (!tickTimer) tickTimer = setInterval(countdown, 1000);
+    if (!commitShown) {
+      commitShown = true;
+      fetch(api + '/draw', { cache: 'no-store' })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (d) {
+          if (d && typeof d.commit === 'string') text('wr-commit', d.commit.slice(0, 16) + '…');
+          else commitShown = false; // asked again with the next status
+        })
+        .catch(function () { commitShown = false; });
+    }
+  }
+  function opened() {
+    if (tickTimer) { clearInterval(tickTimer); tickTimer = null; }
+    if (opensAt) { opensAt = 0; text('wr-heading', T.heading || ''); }
+  }
+
   function render(st) {
+    if (st.status === 'prequeue') { prequeue(st); return; }
     if (typeof st.position !== 'number') return;
+    opened();
     var pos = st.position;
     if (!mine.first || pos > mine.first) { mine.first = pos; save(); }
     setState('waiting');
@@ -217,7 +256,11 @@
     }
     fetch(api + '/tokens', init)
       .then(function (r) {
-        if (r.status === 409) { stopped('closed'); return null; }
+        if (r.status === 409) {
+          return r.json().then(function (e) {
+            stopped(e && e.error && e.error.code === 'queue_not_open' ? 'not_open' : 'closed');
+          }, function () { stopped('closed'); });
+        }
         if (r.status === 404) { stopped('notfound'); return null; }
         if (r.status === 403) return r.json().then(function (e) { challenged(e && e.error); });
         if (!r.ok) { retryLater(function () { join(proof); }); return null; }
@@ -250,8 +293,8 @@
     var given = body.getAttribute('data-token');
     mine = load();
     if (given && (!mine || mine.token !== given)) { mine = { token: given, first: 0 }; save(); }
-    if (mine) { setState('waiting'); follow(); return; }
-    if (state === 'closed') return;
+    if (mine) { if (state !== 'prequeue') setState('waiting'); follow(); return; }
+    if (state === 'closed' || state === 'not_open') return;
     join();
   }
 

@@ -6,7 +6,7 @@ which the wrapper turns into TAP.
 Environment: WR_BASE (http://127.0.0.1:PORT), REDIS_PORT, CHROMIUM,
 ARTIFACTS (where screenshots go), PROFILE (a fresh, empty directory).
 The queues (see browser.sh): `line`, paused, with 3 waiters already in it;
-`other`, paused."""
+`other`, paused; `sale`, paused, given an opening some seconds ahead."""
 
 import http.server
 import json
@@ -217,6 +217,41 @@ def run(b, pages, shop_url):
                     '"waitroom:other")||"null"); return v && v.token;})()')
     check(rpos == 1 and rtoken not in (None, ktoken),
           'joining again gives a new token and a position', (rpos, rtoken))
+
+    # ---- a scheduled opening: the pre-queue, then a place -------------------
+    opens = int(time.time()) + 8
+    redis('HSET', 'wr:{sale}:config', 'opens_at', str(opens))
+    s = b.new_page()
+    pages.append(s)
+    s.goto(BASE + '/q/sale')
+    cd = s.wait('document.body.dataset.state === "prequeue" && '
+                '/^[0-9]+:[0-9]{2}:[0-9]{2}$/.test(document.getElementById('
+                '"wr-countdown").textContent) && document.getElementById('
+                '"wr-countdown").textContent', 10)
+    check(cd, 'before the opening the page shows the pre-queue and a '
+          'countdown', shown(s, 'wr-countdown'))
+    later = s.wait('document.getElementById("wr-countdown").textContent '
+                   '!== %s && document.getElementById("wr-countdown")'
+                   '.textContent' % json.dumps(cd or ''), 5)
+    check(later and later < (cd or ''), 'the countdown counts down',
+          (cd, later))
+    check(shown(s, 'wr-entrants') == '1', 'it shows 1 in the pre-queue',
+          shown(s, 'wr-entrants'))
+    commit = redis('HGET', 'wr:{sale}:draw', 'commit')
+    shown_commit = s.wait('(function(){var t=document.getElementById('
+                          '"wr-commit").textContent; return /^[0-9a-f]{16}/'
+                          '.test(t) && t;})()', 5)
+    check(commit and shown_commit and commit.startswith(
+          shown_commit.rstrip('…')), 'it shows the draw\'s commitment, '
+          'short', (commit, shown_commit))
+    check(s.eval('!!document.getElementById("wr-position").offsetParent')
+          is False, 'and no position')
+    s.screenshot(os.path.join(ART, 'prequeue.png'))
+    s.eval('window.__noReload = 1')
+    spos = number(s, 'wr-position', opens - time.time() + 15)
+    check(spos == 1 and s.eval('document.body.dataset.state') == 'waiting',
+          'at the opening the drawn position appears', spos)
+    check(s.eval('window.__noReload') == 1, 'without a reload')
 
 
 if __name__ == '__main__':

@@ -4,7 +4,9 @@
 # waitroomd as every test does, puts 3 waiters in line ahead, then runs
 # tests/browser/waiting_page.py, which drives headless Chromium over the
 # DevTools protocol (python3's standard library only) and serves the
-# "shop" the page redirects to. Its PASS/FAIL lines become TAP here.
+# "shop" the page redirects to, and opens queue `sale` a few seconds
+# after the browser joins its pre-queue. Its PASS/FAIL lines become TAP
+# here.
 # Screenshots go to tests/browser/artifacts/ of the build tree.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -34,6 +36,11 @@ mode        = rate
 batch       = 1
 interval    = 600
 waiting_ttl = 600
+
+[queue sale]
+mode        = rate
+state       = paused
+waiting_ttl = 600
 EOF2
 
 start_redis
@@ -61,7 +68,7 @@ done < <(PYTHONDONTWRITEBYTECODE=1 WR_BASE=$WR_BASE REDIS_PORT=$REDIS_PORT CHROM
     ARTIFACTS=$artifacts PROFILE=$WR_TMP/profile \
     timeout --kill-after=5 60 python3 -u "$TOP_SRCDIR/tests/browser/waiting_page.py" 2>&1)
 diag "browser run: $((SECONDS - start)) s; screenshots in $artifacts"
-for f in waiting entered waiting-ko-phone gone-ko-phone; do
+for f in waiting entered waiting-ko-phone gone-ko-phone prequeue; do
 	check "screenshot $f.png saved" test -s "$artifacts/$f.png"
 done
 

@@ -17,7 +17,7 @@
 #define QUEUE_KEYS "mode, batch, interval, max_active, active_ttl, " \
 	"waiting_ttl, max_waiting, state, redirect, join_challenge, pow_bits, " \
 	"pow_ttl, pow_start_bits, pow_max_bits, pow_calm_rate, renew, access, " \
-	"page_template"
+	"opens_at, prequeue_from, closes_at, beacon_round, page_template"
 #define ACC_LISTEN "host:port, host an IPv4 address, localhost or [IPv6], " \
 	"port 0 to 65535"
 #define ACC_REDIS "host:port with port 1 to 65535, unix:/absolute/path, " \
@@ -707,6 +707,47 @@ START_TEST(test_queue_fields)
 }
 END_TEST
 
+START_TEST(test_schedule_times)
+{
+	struct queue_conf q;
+	char err[CONF_ERR_MAX], buf[32];
+
+	conf_queue_init(&q, "sale");
+	ck_assert_int_eq(conf_queue_set(&q, "opens_at", "2026-12-01T10:00:00Z",
+	    err, sizeof err), 0);
+	ck_assert_int_eq(q.opens_at, 1796119200);
+	ck_assert_str_eq(conf_queue_value(&q, "opens_at", buf, sizeof buf),
+	    "1796119200");
+	ck_assert_int_eq(conf_queue_set(&q, "opens_at",
+	    "2024-02-29t23:59:59+00:00", err, sizeof err), 0);
+	ck_assert_int_eq(q.opens_at, 1709251199);
+	ck_assert_int_eq(conf_queue_set(&q, "closes_at", "1796122800", err,
+	    sizeof err), 0);
+	ck_assert_int_eq(q.closes_at, 1796122800);
+	ck_assert_int_eq(conf_queue_set(&q, "closes_at", "", err, sizeof err),
+	    0);
+	ck_assert_int_eq(q.closes_at, 0);
+	ck_assert_str_eq(conf_queue_value(&q, "closes_at", buf, sizeof buf),
+	    "");
+	/* not UTC, not a date, not a leap year, a fraction: refused */
+	ck_assert_int_eq(conf_queue_set(&q, "opens_at",
+	    "2026-12-01T10:00:00+09:00", err, sizeof err), -1);
+	ck_assert_str_eq(err, "key 'opens_at': '2026-12-01T10:00:00+09:00' is "
+	    "not valid (accepted: a time in UTC such as 2026-12-01T10:00:00Z "
+	    "(RFC 3339), unix seconds, or empty for none)");
+	ck_assert_int_eq(conf_queue_set(&q, "opens_at", "2026-02-30T10:00:00Z",
+	    err, sizeof err), -1);
+	ck_assert_int_eq(conf_queue_set(&q, "opens_at", "2025-02-29T10:00:00Z",
+	    err, sizeof err), -1);
+	ck_assert_int_eq(conf_queue_set(&q, "opens_at",
+	    "2026-12-01T10:00:00.5Z", err, sizeof err), -1);
+	ck_assert_int_eq(conf_queue_set(&q, "opens_at", "-5", err,
+	    sizeof err), -1);
+	ck_assert_int_eq(q.opens_at, 1709251199);	/* kept */
+	conf_queue_free(&q);
+}
+END_TEST
+
 START_TEST(test_enum_names)
 {
 	ck_assert_str_eq(conf_mode_name(MODE_RATE), "rate");
@@ -862,6 +903,7 @@ main(void)
 	tcase_add_test(tc, test_global_set);
 	tcase_add_test(tc, test_queue_fields);
 	tcase_add_test(tc, test_enum_names);
+	tcase_add_test(tc, test_schedule_times);
 	tcase_add_test(tc, test_missing_file);
 	tcase_add_test(tc, test_shipped_example);
 	tcase_add_test(tc, test_key_kind);

@@ -152,6 +152,19 @@ START_TEST(test_used_key)
 }
 END_TEST
 
+START_TEST(test_draw_keys)
+{
+	struct draw_keys k;
+
+	ck_assert_int_eq(keys_draw(&k, "wr", "concert"), 0);
+	ck_assert_str_eq(k.draw, "wr:{concert}:draw");
+	ck_assert_str_eq(k.sorted, "wr:{concert}:draw:sorted");
+	ck_assert_str_eq(k.order, "wr:{concert}:draw:order");
+	ck_assert_str_eq(k.lock, "wr:{concert}:draw:lock");
+	ck_assert_int_eq(keys_draw(&k, "wr", "bad queue"), -1);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -166,6 +179,7 @@ main(void)
 	tcase_add_test(tc, test_user_key);
 	tcase_add_test(tc, test_user_key_longest);
 	tcase_add_test(tc, test_used_key);
+	tcase_add_test(tc, test_draw_keys);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

@@ -73,11 +73,11 @@ reset(void)
 }
 
 /* The queue's part: now, tick, rate, mode, state, batch, interval,
- * max_active, active_ttl, redirect. */
+ * max_active, active_ttl, redirect, opens_at, prequeue_from, entrants. */
 #define HEAD_PART \
 	num(1700000000123), num(1700000000000), str("2.5"), str("rate"), \
 	str("paused"), str("10"), str("5"), str("0"), str("300"), \
-	str("https://shop.example/")
+	str("https://shop.example/"), num(1700000600), num(0), num(12)
 
 START_TEST(test_whole)
 {
@@ -85,7 +85,7 @@ START_TEST(test_whole)
 	enum result res;
 
 	reset();
-	ck_assert_int_eq(qreply_standing(arr(15, str("ok"), str("t-1"),
+	ck_assert_int_eq(qreply_standing(arr(18, str("ok"), str("t-1"),
 	    str("waiting"), num(41), num(100), HEAD_PART), &res, &f), 0);
 	ck_assert_int_eq(res, RESULT_OK);
 	ck_assert_str_eq(f.token, "t-1");
@@ -114,7 +114,7 @@ START_TEST(test_head_and_entries)
 	long long line;
 
 	reset();
-	ck_assert_int_eq(qreply_join_head(arr(11, num(6), HEAD_PART), &head),
+	ck_assert_int_eq(qreply_join_head(arr(14, num(6), HEAD_PART), &head),
 	    0);
 	ck_assert_int_eq(head.waiting, 6);
 	line = head.waiting;
@@ -199,15 +199,16 @@ START_TEST(test_bad_heads)
 	/* No queue: an empty head, nothing to read. */
 	ck_assert_int_eq(qreply_join_head(arr(0), &head), 0);
 	ck_assert_int_eq(head.q.now_ms, 0);
-	ck_assert_int_eq(qreply_join_head(arr(10, HEAD_PART), &head),
+	ck_assert_int_eq(qreply_join_head(arr(13, HEAD_PART), &head),
 	    -1);				/* no line length */
-	ck_assert_int_eq(qreply_join_head(arr(11, str("x"), HEAD_PART),
+	ck_assert_int_eq(qreply_join_head(arr(14, str("x"), HEAD_PART),
 	    &head), -1);			/* line not a number */
-	ck_assert_int_eq(qreply_join_head(arr(11, num(-1), HEAD_PART),
+	ck_assert_int_eq(qreply_join_head(arr(14, num(-1), HEAD_PART),
 	    &head), -1);
-	ck_assert_int_eq(qreply_join_head(arr(11, num(0), num(1), num(2),
+	ck_assert_int_eq(qreply_join_head(arr(14, num(0), num(1), num(2),
 	    str("1"), str("rate"), str("open"), str("x"), str("1"), str("0"),
-	    str("300"), str("")), &head), -1);	/* batch not a number */
+	    str("300"), str(""), num(0), num(0), num(0)), &head),
+	    -1);	/* batch not a number */
 	ck_assert_int_eq(qreply_join_head(str("x"), &head), -1);
 }
 END_TEST
@@ -262,7 +263,7 @@ START_TEST(test_ranks)
 	long long v[3];
 
 	reset();
-	ck_assert_int_eq(qreply_ranks(arr(17, FACTS_OF_BATCH, str("wag"),
+	ck_assert_int_eq(qreply_ranks(arr(20, FACTS_OF_BATCH, str("wag"),
 	    arr(3, num(4), num(1795460399000), num(0))), 3, &s, &kinds, v), 0);
 	ck_assert_int_eq(s.waiting, 9);
 	ck_assert_int_eq(s.q.batch, 10);
@@ -271,13 +272,13 @@ START_TEST(test_ranks)
 	ck_assert_int_eq(v[0], 4);
 	ck_assert_int_eq(v[1], 1795460399000LL);
 	reset();		/* one token fewer than sent */
-	ck_assert_int_eq(qreply_ranks(arr(17, FACTS_OF_BATCH, str("wa"),
+	ck_assert_int_eq(qreply_ranks(arr(20, FACTS_OF_BATCH, str("wa"),
 	    arr(2, num(4), num(1))), 3, &s, &kinds, v), -1);
 	reset();		/* a field more than lib.lua's */
-	ck_assert_int_eq(qreply_ranks(arr(18, FACTS_OF_BATCH, str("x"),
+	ck_assert_int_eq(qreply_ranks(arr(21, FACTS_OF_BATCH, str("x"),
 	    str("w"), arr(1, num(4))), 1, &s, &kinds, v), -1);
 	reset();
-	ck_assert_int_eq(qreply_ranks(arr(17, FACTS_OF_BATCH, str("w"),
+	ck_assert_int_eq(qreply_ranks(arr(20, FACTS_OF_BATCH, str("w"),
 	    arr(1, str("4"))), 1, &s, &kinds, v), -1);
 }
 END_TEST
@@ -288,27 +289,29 @@ START_TEST(test_tick_and_figures)
 	struct queue_figures f;
 
 	reset();
-	ck_assert_int_eq(qreply_tick(arr(7, num(1), num(2), num(3), num(4),
-	    num(0), num(-1), num(300)), &t), 0);
+	ck_assert_int_eq(qreply_tick(arr(8, num(1), num(2), num(3), num(4),
+	    num(0), num(-1), num(300), num(1)), &t), 0);
+	ck_assert_int_eq(t.draw, TICK_DRAW_DUE);
 	ck_assert_int_eq(t.expired, 1);
 	ck_assert_int_eq(t.admitted, 3);
 	ck_assert_int_eq(t.waiting, 4);
 	ck_assert_int_eq(t.full_ms, 0);
 	ck_assert_int_eq(t.pow_bits, -1);	/* no challenge */
 	ck_assert_int_eq(t.pow_ttl, 300);
-	ck_assert_int_eq(qreply_tick(arr(7, num(1), num(0), num(0), num(4),
-	    num(1700000000123), num(16), num(60)), &t), 0);
+	ck_assert_int_eq(qreply_tick(arr(8, num(1), num(0), num(0), num(4),
+	    num(1700000000123), num(16), num(60), num(0)), &t), 0);
 	ck_assert_int_eq(t.full_ms, 1700000000123);	/* Redis was full */
 	ck_assert_int_eq(t.pow_bits, 16);
-	ck_assert_int_eq(qreply_tick(arr(6, num(1), num(2), num(3), num(4),
-	    num(0), num(0)), &t), -1);		/* a field short */
+	ck_assert_int_eq(qreply_tick(arr(7, num(1), num(2), num(3), num(4),
+	    num(0), num(-1), num(300)), &t), -1);	/* a field short */
 	ck_assert_int_eq(qreply_tick(arr(1, str("no_queue")), &t), -1);
 	ck_assert_int_eq(qreply_first(arr(1, str("no_queue"))),
 	    RESULT_NO_QUEUE);
 	reset();
-	ck_assert_int_eq(qreply_figures(arr(5, arr(4, str("state"),
+	ck_assert_int_eq(qreply_figures(arr(7, arr(4, str("state"),
 	    str("paused"), str("redirect"), str("")), num(7), num(2),
-	    arr(6, num(1), num(2), num(3), num(4), num(5), num(6)), num(9)),
+	    arr(6, num(1), num(2), num(3), num(4), num(5), num(6)), num(9),
+	    num(0), num(0)),
 	    &f), 0);
 	ck_assert_int_eq(f.exists, 1);
 	ck_assert_int_eq(f.config.n, 2);
@@ -321,8 +324,9 @@ START_TEST(test_tick_and_figures)
 	ck_assert_int_eq(qreply_figures(arr(0), &f), 0);
 	ck_assert_int_eq(f.exists, 0);
 	reset();		/* five totals, not six */
-	ck_assert_int_eq(qreply_figures(arr(5, arr(0), num(7), num(2),
-	    arr(5, num(1), num(2), num(3), num(4), num(5)), num(9)), &f), -1);
+	ck_assert_int_eq(qreply_figures(arr(7, arr(0), num(7), num(2),
+	    arr(5, num(1), num(2), num(3), num(4), num(5)), num(9), num(0),
+	    num(0)), &f), -1);
 }
 END_TEST
 

@@ -1,5 +1,6 @@
 /* check_reply.c: the JSON bodies of API.md. */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,6 +192,28 @@ START_TEST(test_status_active_no_redirect)
 }
 END_TEST
 
+/* Awaiting the draw: exactly doc/api.md's prequeue object, from a
+ * standing as the scripts report it (the ticket computed from the token). */
+START_TEST(test_status_prequeue)
+{
+	struct standing s;
+	struct token_status st;
+	char *text;
+
+	memset(&s, 0, sizeof s);
+	snprintf(s.token, sizeof s.token, "%s",
+	    "0b7c1a2e-3f4d-4c5b-8a6e-7f8091a2b3c4");
+	s.prequeue = 1, s.n = 300, s.opens_at = 1796119200;
+	standing_status(&s, "sale", &st);
+	text = reply_status_text(&st);
+	ck_assert_str_eq(text, "{\"queue\":\"sale\",\"token\":"
+	    "\"0b7c1a2e-3f4d-4c5b-8a6e-7f8091a2b3c4\",\"status\":\"prequeue\","
+	    "\"opens_at\":1796119200,\"entrants\":300,"
+	    "\"ticket\":\"5009e8b2339af9d79f565d558a577994\"}");
+	free(text);
+}
+END_TEST
+
 /*
  * The status object as jansson would write it: the oracle for the text
  * reply_status_text writes by hand.
@@ -331,6 +354,7 @@ main(void)
 	tcase_add_test(tc, test_status_waiting_no_eta);
 	tcase_add_test(tc, test_status_active);
 	tcase_add_test(tc, test_status_active_no_redirect);
+	tcase_add_test(tc, test_status_prequeue);
 	tcase_add_test(tc, test_status_text_is_janssons);
 	tcase_add_test(tc, test_status_text_bad_utf8);
 	tcase_add_test(tc, test_status_text_worst_case);

@@ -1,0 +1,269 @@
+/*
+ * draw.c: drives draw_step.lua for the queues whose draw is due; see
+ * draw.h. A run lives from the first step until a step says the draw is
+ * done, busy elsewhere, not due, or fails; the next tick starts another
+ * when it is still due. A run is freed only from its own step's
+ * callback, so draws_free just orphans the runs in flight.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "app.h"
+#include "conf.h"
+#include "draw.h"
+#include "log.h"
+#include "qstore_draw.h"
+#include "ticket.h"
+
+#define DRAW_CHUNK 2000		/* entrants per step */
+#define DRAW_LOCK_MS 5000	/* a dead instance's lock frees after this */
+
+struct run {
+	struct draws *d;	/* NULL: orphaned by draws_free */
+	char queue[CONF_QUEUE_ID_MAX + 1];
+	EVP_MD_CTX *md;		/* the order's SHA-256 while summing */
+	long long offset;	/* pieces of the order summed */
+	int whole;		/* md holds every piece from the first */
+	int took;		/* the lock was ours: logged once */
+	struct run *next;
+};
+
+struct draws {
+	struct app *app;
+	char owner[33];		/* this process, in the lock */
+	struct run *runs;
+};
+
+struct draws *
+draws_new(struct app *app)
+{
+	struct draws *d = calloc(1, sizeof *d);
+	char seed[TICKET_HEX + 1], commit[TICKET_HEX + 1];
+
+	if (d == NULL)
+		return NULL;
+	d->app = app;
+	/* Any unique name serves: the commit of a fresh random value. */
+	if (ticket_new_seed(seed, commit) == -1) {
+		free(d);
+		return NULL;
+	}
+	memcpy(d->owner, commit, 32);
+	return d;
+}
+
+void
+draws_free(struct draws *d)
+{
+	if (d == NULL)
+		return;
+	for (struct run *r = d->runs; r; r = r->next)
+		r->d = NULL;
+	free(d);
+}
+
+static void
+run_end(struct run *r)
+{
+	if (r->d != NULL) {
+		struct run **p = &r->d->runs;
+
+		while (*p != r)
+			p = &(*p)->next;
+		*p = r->next;
+	}
+	EVP_MD_CTX_free(r->md);
+	free(r);
+}
+
+static void step_done(enum result res, const struct qs_draw_step *s,
+    void *arg);
+
+static void
+step(struct run *r, const char *op, const char *const *args, size_t n)
+{
+	if (qstore_draw_step(r->d->app->qstore, r->queue, r->d->owner,
+	    DRAW_LOCK_MS, DRAW_CHUNK, op, args, n, step_done, r) == -1)
+		run_end(r);
+}
+
+/* Hash the entrants handed over and hand back their members. */
+static void
+hash_chunk(struct run *r, const struct qs_draw_step *s)
+{
+	unsigned char key[32];
+	char *buf = NULL;
+	const char **args = NULL;
+
+	if (ticket_draw_key(s->seed, s->beacon, key) == -1) {
+		log_error("event=draw_failed queue=%s msg=\"the seed or the "
+		    "beacon in Redis is not hex\"", r->queue);
+		run_end(r);
+		return;
+	}
+	if ((buf = malloc(s->n * (TICKET_MEMBER_MAX + 1))) == NULL ||
+	    (args = calloc(s->n + 1, sizeof *args)) == NULL) {
+		run_end(r);
+		goto done;
+	}
+	args[0] = s->scores[s->n - 1];	/* the cursor */
+	for (size_t i = 0; i < s->n; i++) {
+		char *m = buf + i * (TICKET_MEMBER_MAX + 1);
+
+		ticket_member(key, s->tokens[i], m);
+		args[i + 1] = m;
+	}
+	step(r, "hashed", args, s->n + 1);
+done:
+	free(args);
+	free(buf);
+}
+
+/* The order's hash is whole: the last step. */
+static void
+summed(struct run *r)
+{
+	unsigned char md[32];
+	char hex[TICKET_HEX + 1];
+	const char *args[1] = { hex };
+	unsigned int n = 0;
+
+	EVP_DigestFinal_ex(r->md, md, &n);
+	ticket_hex(md, sizeof md, hex);
+	step(r, "summed", args, 1);
+}
+
+/*
+ * A walk step's piece of the order: hashed at once, which saves reading
+ * the order again, as long as this run saw every piece from the first
+ * (an instance that took over mid-walk reads it all at the end).
+ */
+static void
+walked(struct run *r, const struct qs_draw_step *s)
+{
+	if (s->index < 0)
+		return;
+	if (s->index == 0) {
+		r->whole = EVP_DigestInit_ex(r->md, EVP_sha256(), NULL) == 1;
+		r->offset = 0;
+	}
+	if (!r->whole || s->index != r->offset) {
+		r->whole = 0;
+		return;
+	}
+	EVP_DigestUpdate(r->md, s->bytes, s->len);
+	r->offset++;
+}
+
+/* A piece of the order: hash it, then read on or finish. */
+static void
+sum_bytes(struct run *r, const struct qs_draw_step *s)
+{
+	char off[32];
+	const char *args[1] = { off };
+
+	EVP_DigestUpdate(r->md, s->bytes, s->len);
+	r->offset++;
+	if (s->len > 0) {
+		snprintf(off, sizeof off, "%lld", r->offset);
+		step(r, "read", args, 1);
+		return;
+	}
+	summed(r);
+}
+
+static void
+step_done(enum result res, const struct qs_draw_step *s, void *arg)
+{
+	struct run *r = arg;
+	const char *zero[] = { "0" };
+
+	if (r->d == NULL || res != RESULT_OK) {
+		run_end(r);
+		return;
+	}
+	if (!r->took && s->kind != QS_DRAW_BUSY && s->kind != QS_DRAW_IDLE) {
+		r->took = 1;
+		log_info("event=draw_take queue=%s owner=%s", r->queue,
+		    r->d->owner);
+	}
+	switch (s->kind) {
+	case QS_DRAW_HASH:
+		hash_chunk(r, s);
+		return;
+	case QS_DRAW_MORE:
+		walked(r, s);
+		step(r, "go", NULL, 0);
+		return;
+	case QS_DRAW_SUM:
+		if (r->whole && r->offset == s->index) {
+			summed(r);	/* every piece went through here */
+			return;
+		}
+		r->offset = 0;
+		if (EVP_DigestInit_ex(r->md, EVP_sha256(), NULL) != 1)
+			break;
+		step(r, "read", zero, 1);
+		return;
+	case QS_DRAW_BYTES:
+		sum_bytes(r, s);
+		return;
+	case QS_DRAW_DRAWN:
+		log_info("event=draw queue=%s entrants=%lld ms=%lld", r->queue,
+		    s->entrants, s->now_ms - s->started_ms);
+		qstore_draw_announce(r->d->app->qstore, r->queue);
+		break;
+	case QS_DRAW_BUSY:
+	case QS_DRAW_IDLE:
+		break;
+	}
+	run_end(r);
+}
+
+void
+draws_due(struct draws *d, const char *queue)
+{
+	struct run *r;
+
+	for (r = d->runs; r; r = r->next)
+		if (strcmp(r->queue, queue) == 0)
+			return;
+	if ((r = calloc(1, sizeof *r)) == NULL)
+		return;
+	if ((r->md = EVP_MD_CTX_new()) == NULL) {
+		free(r);
+		return;
+	}
+	r->d = d;
+	snprintf(r->queue, sizeof r->queue, "%s", queue);
+	r->next = d->runs;
+	d->runs = r;
+	step(r, "go", NULL, 0);
+}
+
+static void
+seed_done(enum result r, void *arg)
+{
+	char *queue = arg;
+
+	if (r != RESULT_OK && r != RESULT_NO_DRAW)
+		log_error("event=draw_seed_failed queue=%s", queue);
+	free(queue);
+}
+
+void
+draws_seed(struct draws *d, const char *queue)
+{
+	char seed[TICKET_HEX + 1], commit[TICKET_HEX + 1], *q;
+
+	if (ticket_new_seed(seed, commit) == -1 ||
+	    (q = strdup(queue)) == NULL)
+		return;
+	if (qstore_draw_commit(d->app->qstore, queue, seed, commit, seed_done,
+	    q) == -1)
+		free(q);
+	explicit_bzero(seed, sizeof seed);
+}
