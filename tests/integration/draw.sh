@@ -146,6 +146,23 @@ join cap
 check_jq '.status == "prequeue"' \
     "a capacity queue with free slots admits nobody before its opening"
 
+# A session that was active when the schedule was set, ended before the
+# opening: its slot is not refilled from the pre-queue.
+admin PUT /v1/admin/queues/held '{"mode":"capacity","max_active":1,
+    "waiting_ttl":600}'
+join held
+check_jq '.status == "active"' "an unscheduled capacity queue admits at once"
+HELD=$TOKEN
+admin PUT /v1/admin/queues/held "{\"opens_at\":$T}"
+join held
+PRE_TOKEN=$TOKEN
+check_jq '.status == "prequeue"' "scheduled: the next join is in the pre-queue"
+http DELETE "/v1/queues/held/tokens/$HELD"
+check_status 204 "the active session ends before the opening"
+http GET "/v1/queues/held/tokens/$PRE_TOKEN"
+check_jq '.status == "prequeue"' \
+    "its freed slot is not given to a pre-queue entrant before the draw"
+
 # ---- the pre-queue -----------------------------------------------------
 
 : >"$WR_TMP/joins"
