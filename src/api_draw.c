@@ -17,6 +17,7 @@
 #include "http.h"
 #include "log.h"
 #include "qstore_draw.h"
+#include "hex.h"
 #include "ticket.h"
 
 static json_t *
@@ -248,7 +249,7 @@ beacon_body(struct evhttp_request *req, json_t **doc)
 	}
 	if (!json_is_object(*doc) || json_object_size(*doc) != 1 ||
 	    (hex = json_string_value(json_object_get(*doc, "beacon"))) ==
-	    NULL || hex[0] == '\0' || ticket_unhex(hex, raw, sizeof raw) < 1) {
+	    NULL || hex[0] == '\0' || hex_decode(hex, raw, sizeof raw) < 1) {
 		http_send_error(req, 400, "bad_request", "the body is "
 		    "{\"beacon\": \"<hex>\"}, the announced round's value as 2 "
 		    "to %d hex digits", 2 * TICKET_BEACON_MAX);

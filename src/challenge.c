@@ -5,19 +5,10 @@
 #include <time.h>
 
 #include "challenge.h"
+#include "hex.h"
 #include "log.h"
 #include "metrics.h"
 #include "qstore.h"
-
-static int
-hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
 
 static void
 key_done(enum result r, const char *value, int created, void *arg)
@@ -27,15 +18,8 @@ key_done(enum result r, const char *value, int created, void *arg)
 
 	if (r != RESULT_OK)
 		return;		/* the next connect tries again */
-	if (strlen(value) != 2 * POW_KEY_LEN)
+	if (hex_decode(value, key, sizeof key) != POW_KEY_LEN)
 		goto bad;
-	for (int i = 0; i < POW_KEY_LEN; i++) {
-		int hi = hex_value(value[2 * i]), lo = hex_value(value[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			goto bad;
-		key[i] = (unsigned char)(hi << 4 | lo);
-	}
 	if (app->pow_key_ok && memcmp(key, app->pow_key, sizeof key) != 0)
 		log_info("event=pow_key_changed msg=\"the challenges' key in "
 		    "Redis is new: challenges issued before fail\"");
@@ -52,13 +36,10 @@ bad:
 void
 challenge_key_load(struct app *app)
 {
-	unsigned char raw[POW_KEY_LEN];
 	char fresh[2 * POW_KEY_LEN + 1];
 
-	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+	if (hex_random(POW_KEY_LEN, fresh) == -1)
 		return;
-	for (size_t i = 0; i < sizeof raw; i++)
-		snprintf(fresh + 2 * i, 3, "%02x", raw[i]);
 	qstore_powkey(app->qstore, fresh, key_done, app);
 }
 

@@ -16,6 +16,7 @@
 #include "auth.h"
 #include "ctl_admin.h"
 #include "ctl_http.h"
+#include "hex.h"
 #include "ticket.h"
 #include "validate.h"
 
@@ -410,7 +411,7 @@ sha256_hex(const char *b, size_t n, char out[TICKET_HEX + 1])
 	unsigned char md[32];
 
 	SHA256((const unsigned char *)b, n, md);
-	ticket_hex(md, sizeof md, out);
+	hex_encode(md, sizeof md, out);
 }
 
 /* The order against the draw's seed, commit and hash; 0 when it holds. */

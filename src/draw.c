@@ -16,6 +16,7 @@
 #include "draw.h"
 #include "log.h"
 #include "qstore_draw.h"
+#include "hex.h"
 #include "ticket.h"
 
 #define DRAW_CHUNK 2000		/* entrants per step */
@@ -132,7 +133,7 @@ summed(struct run *r)
 	unsigned int n = 0;
 
 	EVP_DigestFinal_ex(r->md, md, &n);
-	ticket_hex(md, sizeof md, hex);
+	hex_encode(md, sizeof md, hex);
 	step(r, "summed", args, 1);
 }
 

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -18,6 +17,7 @@
 #include "conf.h"
 #include "draw.h"
 #include "http.h"
+#include "hex.h"
 #include "instance.h"
 #include "join_batch.h"
 #include "log.h"
@@ -67,13 +67,10 @@ epoch_done(enum result r, const char *value, int created, void *arg)
 static void
 epoch_check(struct app *app)
 {
-	unsigned char raw[16];
 	char fresh[33];
 
-	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+	if (hex_random(16, fresh) == -1)
 		return;
-	for (size_t i = 0; i < sizeof raw; i++)
-		snprintf(fresh + 2 * i, 3, "%02x", raw[i]);
 	qstore_epoch(app->qstore, fresh, epoch_done, app);
 }
 

@@ -23,12 +23,6 @@
 /* The ticket of token into out (TICKET_LEN + 1 bytes). */
 void ticket_of(const char *token, char *out);
 
-/* Lower-case hex of n bytes into out (2n + 1 bytes). */
-void ticket_hex(const unsigned char *b, size_t n, char *out);
-/* Lower-case or upper-case hex into at most max bytes; the byte count,
- * or -1 when s is not even-length hex that fits. */
-int ticket_unhex(const char *s, unsigned char *out, size_t max);
-
 /* A fresh seed (getrandom) as hex, and its commitment; -1 on failure. */
 int ticket_new_seed(char seed_hex[TICKET_HEX + 1],
     char commit_hex[TICKET_HEX + 1]);
