@@ -29,6 +29,8 @@ static const struct result_answer answers[] = {
 	    "done: its opening can no longer move", NULL, "closed" },
 	[RESULT_NO_DRAW] = { 404, "draw_not_found", "queue '%s' has no "
 	    "scheduled opening, so no draw", NULL, "notfound" },
+	[RESULT_DRAW_PENDING] = { 409, "draw_not_done", "queue '%s' admits "
+	    "nobody before its opening's draw is done", NULL, "closed" },
 	[RESULT_NOT_DUE] = { 409, "draw_not_due", "queue '%s' takes a beacon "
 	    "only after its opening, when it announced a beacon_round", NULL,
 	    "closed" },
@@ -60,7 +62,7 @@ static const struct {
 	{ "invite_required", RESULT_INVITE_REQUIRED },
 	{ "full", RESULT_FULL }, { "not_open", RESULT_NOT_OPEN },
 	{ "draw_done", RESULT_DRAW_DONE }, { "none", RESULT_NO_DRAW },
-	{ "not_due", RESULT_NOT_DUE },
+	{ "not_due", RESULT_NOT_DUE }, { "draw_pending", RESULT_DRAW_PENDING },
 };
 
 enum result

@@ -21,6 +21,7 @@ enum result {
 	RESULT_NOT_OPEN,	/* a join before the pre-queue opens */
 	RESULT_DRAW_DONE,	/* the draw is done: its schedule is fixed */
 	RESULT_NO_DRAW,		/* the queue has no scheduled draw */
+	RESULT_DRAW_PENDING,	/* no admission before the opening's draw */
 	RESULT_NOT_DUE,		/* a beacon before the opening, or to a
 				 * queue that announced none */
 	RESULT_UNAVAILABLE,	/* Redis not reachable, not answering, busy */

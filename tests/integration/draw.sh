@@ -191,6 +191,11 @@ check_jq '.status == "prequeue" and .entrants == 300' \
     "GET .../tokens/{t}: prequeue, 300 entrants"
 http GET /v1/queues/sale/draw
 check_jq '.state == "committed" and .entrants == 300' "the draw: 300 entrants"
+admin POST /v1/admin/queues/sale/promote '{"count":1}'
+check_error 409 draw_not_done \
+    "an admin promote before the opening: 409 draw_not_done (the draw decides)"
+http GET "/v1/queues/sale/tokens/$FIRST"
+check_jq '.status == "prequeue"' "and nobody was admitted"
 http GET /metrics
 check_contains "$BODY" 'waitroom_queue_prequeue{queue="sale"} 300' \
     "metrics: 300 in the pre-queue"
