@@ -280,9 +280,13 @@ local function room(now, c, cap)
     end
   end
   local batch = tonumber(c.batch) or 0
-  if batch <= 0 or cap <= 0 then
+  if batch <= 0 then
     return cap
   end
+  -- The interval passes on its cadence whether or not a slot is free: an
+  -- interval held back while the session cap was full would otherwise
+  -- start late, and the next one (kept on the cadence) a tick after it,
+  -- letting two batches in at once.
   local interval = (tonumber(c.interval) or 10) * 1000
   local last = tonumber(redis.call('GET', KEYS[7]) or '0')
   local owed = tonumber(redis.call('HGET', KEYS[6], 'owed') or '0')

@@ -216,7 +216,16 @@ for ((i = 0; i < 60; i++)); do
 	urls+=(-o /dev/null "$WR_BASE/v1/queues/busy/tokens")
 done
 codes=$(curl -s -X POST -w '%{http_code} ' "${urls[@]}")
-check_eq "$(tr ' ' '\n' <<<"$codes" | grep -c 201)" 60 "a burst of 60 joins"
+# All 60 join, unless the tick measured the burst before its end (a slow
+# daemon, as under valgrind): then the rest are asked for the work. At
+# least the 20 that pow_calm_rate allows in 10 s get in first.
+ok=$(tr ' ' '\n' <<<"$codes" | grep -c 201)
+asked=$(tr ' ' '\n' <<<"$codes" | grep -c 403)
+if [ $((ok + asked)) -eq 60 ] && [ "$ok" -ge 20 ]; then
+	pass "a burst of 60 joins: $ok joined, $asked asked for work"
+else
+	fail "a burst of 60 joins" "codes: $codes"
+fi
 wait_until 'fetch busy; [ "$BITS" -gt 0 ]' 5
 check_eq "$BITS" 6 "... raises the bits: pow_start_bits + 1 for 3x the calm rate"
 join busy
