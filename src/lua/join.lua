@@ -190,11 +190,33 @@ for k = 1, ng do
     limit = tonumber(ARGV[a + 2]), expires = ARGV[a + 3] }
 end
 local first = 3 + nu + 3 * ng
+-- Most joins name no user, carry no use key and, in a queue that admits
+-- nobody at once, take the next place unless the line is full: join_one()
+-- in short, for them.
+local plain = c.access ~= 'invite' and state ~= 'closed' and not pre and
+  (c.mode == 'rate' or state ~= 'open')
 for i = 1, n do
-  local guard = guard_of[i]
-  out[i + 1] = join_one(i, ARGV[first + i], user_of[i], guard)
-  if guard and out[i + 1] ~= 'used' then
-    count_use(guard, out[i + 1])
+  local guard, user = guard_of[i], user_of[i]
+  if plain and not guard and not user then
+    if cap > 0 and waiting >= cap then
+      out[i + 1] = 'full'
+    else
+      if not seq then
+        seq = redis.call('INCRBY', KEYS[2], n) - n
+      end
+      local token = ARGV[first + i]
+      places[np + 1], places[np + 2] = seq + i, token
+      seen[np + 1], seen[np + 2] = now_s, token
+      np = np + 2
+      joined = joined + 1
+      waiting = waiting + 1
+      out[i + 1] = 'new'
+    end
+  else
+    out[i + 1] = join_one(i, ARGV[first + i], user, guard)
+    if guard and out[i + 1] ~= 'used' then
+      count_use(guard, out[i + 1])
+    end
   end
 end
 if np > 0 then
