@@ -58,17 +58,14 @@ local ttl = tonumber(ARGV[1])
 local waiting = redis.call('ZCARD', KEYS[3])
 local waiting0 = waiting
 local cap = tonumber(c.max_waiting) or 0
--- Scores for the batch at once: gaps (joins that got no new place) are
--- harmless, since only the order of scores counts. Written back only when
--- a join took a place, so a batch of refusals writes nothing.
-local seq0 = tonumber(redis.call('GET', KEYS[2]) or '0')
-local seq = seq0
 local state = state_at(c, now)
 local pre = c.opens_at > 0 and now < c.opens_at
+-- Scores for the batch at once, taken with one INCRBY when the first
+-- join takes a place (a batch of refusals writes nothing): gaps (joins
+-- that got no new place) are harmless, since only the order of scores
+-- counts.
+local seq
 local entrants = pre and undrawn() or 0
-if pre then
-  seq = seq + PRE
-end
 local joined = 0
 -- The new places go into the line with one ZADD at the end (and into the
 -- seen set with another, all scored now_s); until then, pending[token] is
@@ -148,6 +145,9 @@ local function join_one(i, token, userkey, guard)
     took(c, 1)
     return admit_now(token)
   end
+  if not seq then
+    seq = redis.call('INCRBY', KEYS[2], n) - n + (pre and PRE or 0)
+  end
   places[np + 1], places[np + 2] = seq + i, token
   seen[np + 1], seen[np + 2] = now_s, token
   np = np + 2
@@ -190,15 +190,36 @@ for k = 1, ng do
     limit = tonumber(ARGV[a + 2]), expires = ARGV[a + 3] }
 end
 local first = 3 + nu + 3 * ng
+-- Most joins name no user, carry no use key and, in a queue that admits
+-- nobody at once, take the next place unless the line is full: join_one()
+-- in short, for them.
+local plain = c.access ~= 'invite' and state ~= 'closed' and not pre and
+  (c.mode == 'rate' or state ~= 'open')
 for i = 1, n do
-  local guard = guard_of[i]
-  out[i + 1] = join_one(i, ARGV[first + i], user_of[i], guard)
-  if guard and out[i + 1] ~= 'used' then
-    count_use(guard, out[i + 1])
+  local guard, user = guard_of[i], user_of[i]
+  if plain and not guard and not user then
+    if cap > 0 and waiting >= cap then
+      out[i + 1] = 'full'
+    else
+      if not seq then
+        seq = redis.call('INCRBY', KEYS[2], n) - n
+      end
+      local token = ARGV[first + i]
+      places[np + 1], places[np + 2] = seq + i, token
+      seen[np + 1], seen[np + 2] = now_s, token
+      np = np + 2
+      joined = joined + 1
+      waiting = waiting + 1
+      out[i + 1] = 'new'
+    end
+  else
+    out[i + 1] = join_one(i, ARGV[first + i], user, guard)
+    if guard and out[i + 1] ~= 'used' then
+      count_use(guard, out[i + 1])
+    end
   end
 end
 if np > 0 then
-  redis.call('SET', KEYS[2], ms_text(seq0 + n))
   redis.call('ZADD', KEYS[3], unpack(places))
   redis.call('ZADD', KEYS[5], unpack(seen))
 end
