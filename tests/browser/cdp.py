@@ -21,6 +21,21 @@ class CDPError(Exception):
     pass
 
 
+# The browser scripts' results, one line each for the shell test that
+# runs them (lib.sh's wr_browser): "PASS what" or "FAIL what<TAB>why".
+failed = 0
+
+
+def check(ok, what, why=''):
+    global failed
+    if ok:
+        print('PASS ' + what, flush=True)
+    else:
+        failed += 1
+        print('FAIL %s\t%s' % (what, str(why).replace('\n', ' ')), flush=True)
+    return ok
+
+
 class Browser:
     """One Chromium process; commands are synchronous with a deadline."""
 

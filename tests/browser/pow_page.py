@@ -11,22 +11,12 @@ import os
 import re
 import subprocess
 
-from cdp import Browser, CDPError
+import cdp
+from cdp import Browser, CDPError, check
 
 BASE = os.environ['WR_BASE']
 ART = os.environ['ARTIFACTS']
 UUID = re.compile(r'^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$')
-failed = 0
-
-
-def check(ok, what, why=''):
-    global failed
-    if ok:
-        print('PASS ' + what, flush=True)
-    else:
-        failed += 1
-        print('FAIL %s\t%s' % (what, str(why).replace('\n', ' ')), flush=True)
-    return ok
 
 
 def used_keys():
@@ -99,7 +89,7 @@ def main():
         check(not errs, 'no error in the console, no exception, no CSP '
               'report', '; '.join(errs[:5]))
         b.close()
-    return 1 if failed else 0
+    return 1 if cdp.failed else 0
 
 
 if __name__ == '__main__':

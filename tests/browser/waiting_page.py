@@ -18,22 +18,12 @@ import threading
 import time
 import urllib.request
 
-from cdp import Browser, CDPError
+import cdp
+from cdp import Browser, CDPError, check
 
 BASE = os.environ['WR_BASE']
 ART = os.environ['ARTIFACTS']
 UUID = re.compile(r'^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$')
-failed = 0
-
-
-def check(ok, what, why=''):
-    global failed
-    if ok:
-        print('PASS ' + what, flush=True)
-    else:
-        failed += 1
-        print('FAIL %s\t%s' % (what, str(why).replace('\n', ' ')), flush=True)
-    return ok
 
 
 def redis(*args):
@@ -104,7 +94,7 @@ def main():
               'exception', '; '.join(errs[:5]))
         b.close()
         shop.shutdown()
-    return 1 if failed else 0
+    return 1 if cdp.failed else 0
 
 
 def run(b, pages, shop_url):

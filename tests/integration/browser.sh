@@ -52,21 +52,10 @@ for i in 1 2 3; do
 done
 
 artifacts=$(pwd)/tests/browser/artifacts
-mkdir -p "$artifacts" "$WR_TMP/profile"
+mkdir -p "$artifacts"
 rm -f "$artifacts"/*.png
 start=$SECONDS
-while IFS= read -r line; do
-	case $line in
-	PASS\ *) pass "${line#PASS }" ;;
-	FAIL\ *)
-		line=${line#FAIL }
-		fail "${line%%$'\t'*}" "${line#*$'\t'}"
-		;;
-	*) diag "$line" ;;
-	esac
-done < <(PYTHONDONTWRITEBYTECODE=1 WR_BASE=$WR_BASE REDIS_PORT=$REDIS_PORT CHROMIUM=$CHROMIUM \
-    ARTIFACTS=$artifacts PROFILE=$WR_TMP/profile \
-    timeout --kill-after=5 60 python3 -u "$TOP_SRCDIR/tests/browser/waiting_page.py" 2>&1)
+wr_browser waiting_page.py "$artifacts"
 diag "browser run: $((SECONDS - start)) s; screenshots in $artifacts"
 for f in waiting entered waiting-ko-phone gone-ko-phone prequeue; do
 	check "screenshot $f.png saved" test -s "$artifacts/$f.png"

@@ -595,6 +595,29 @@ random_uuid() {
 	cat /proc/sys/kernel/random/uuid
 }
 
+# ---- the browser -----------------------------------------------------------------
+
+# wr_browser SCRIPT ARTIFACTS: run tests/browser/SCRIPT (headless
+# Chromium driven through cdp.py) against $WR_BASE, with its screenshots
+# in ARTIFACTS, and take each line it prints, "PASS what" or "FAIL
+# what<TAB>why", as one check (any other line as a diagnostic).
+wr_browser() {
+	local line
+	mkdir -p "$2" "$WR_TMP/profile"
+	while IFS= read -r line; do
+		case $line in
+		PASS\ *) pass "${line#PASS }" ;;
+		FAIL\ *)
+			line=${line#FAIL }
+			fail "${line%%$'\t'*}" "${line#*$'\t'}"
+			;;
+		*) diag "$line" ;;
+		esac
+	done < <(PYTHONDONTWRITEBYTECODE=1 WR_BASE=$WR_BASE REDIS_PORT=$REDIS_PORT \
+	    CHROMIUM=$CHROMIUM ARTIFACTS=$2 PROFILE=$WR_TMP/profile \
+	    timeout --kill-after=5 60 python3 -u "$TOP_SRCDIR/tests/browser/$1" 2>&1)
+}
+
 # ---- the admin API -------------------------------------------------------------
 
 # wr_admin_conf FILE: a bearer token for the admin API in

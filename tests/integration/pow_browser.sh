@@ -55,19 +55,7 @@ check_status 200 "the worker is served from /assets/pow.js"
 # ---- in Chromium ----------------------------------------------------------------
 
 artifacts=$(pwd)/tests/browser/artifacts
-mkdir -p "$artifacts" "$WR_TMP/profile"
-while IFS= read -r line; do
-	case $line in
-	PASS\ *) pass "${line#PASS }" ;;
-	FAIL\ *)
-		line=${line#FAIL }
-		fail "${line%%$'\t'*}" "${line#*$'\t'}"
-		;;
-	*) diag "$line" ;;
-	esac
-done < <(PYTHONDONTWRITEBYTECODE=1 WR_BASE=$WR_BASE REDIS_PORT=$REDIS_PORT CHROMIUM=$CHROMIUM \
-    ARTIFACTS=$artifacts PROFILE=$WR_TMP/profile PYTHONPATH=$TOP_SRCDIR/tests/browser \
-    timeout --kill-after=5 60 python3 -u "$TOP_SRCDIR/tests/browser/pow_page.py" 2>&1)
+wr_browser pow_page.py "$artifacts"
 check_waiting guarded 3 "the browser took one place"
 
 stop_waitroomd
