@@ -210,29 +210,40 @@ read_standing(struct qcall *c, enum result r, const redisReply *rp)
 	((qs_standing_cb *)c->cb)(r, &s, c->arg);
 }
 
+/*
+ * Script id (named script) on queue's keys, with token, when not NULL, as
+ * its one argument: where a token stands, a queue's summary, a renewal.
+ */
+static int
+queue_eval(struct qstore *qs, const char *queue, const char *token,
+    qcall_read *read, void *cb, void *arg, const char *script,
+    enum lua_script_id id)
+{
+	const char *argv[QUEUE_KEYS + 1];
+	struct queue_keys k;
+	int argc = QUEUE_KEYS;
+
+	qcall_queue_argv(qs, queue, &k, argv);
+	if (token != NULL)
+		argv[argc++] = token;
+	return qcall_eval(qs, qcall_new(qs, read, cb, arg, script, queue), id,
+	    QUEUE_KEYS, argc, argv);
+}
+
 int
 qstore_status(struct qstore *qs, const char *queue, const char *token,
     qs_standing_cb *cb, void *arg)
 {
-	const char *argv[QUEUE_KEYS + 1];
-	struct queue_keys k;
-
-	qcall_queue_argv(qs, queue, &k, argv);
-	argv[QUEUE_KEYS] = token;
-	return qcall_eval(qs, qcall_new(qs, read_standing, cb, arg, "status", queue),
-	    LUA_STATUS, QUEUE_KEYS, QUEUE_KEYS + 1, argv);
+	return queue_eval(qs, queue, token, read_standing, cb, arg, "status",
+	    LUA_STATUS);
 }
 
 int
 qstore_summary(struct qstore *qs, const char *queue, qs_standing_cb *cb,
     void *arg)
 {
-	const char *argv[QUEUE_KEYS];
-	struct queue_keys k;
-
-	qcall_queue_argv(qs, queue, &k, argv);
-	return qcall_eval(qs, qcall_new(qs, read_standing, cb, arg, "summary",
-	    queue), LUA_SUMMARY, QUEUE_KEYS, QUEUE_KEYS, argv);
+	return queue_eval(qs, queue, NULL, read_standing, cb, arg, "summary",
+	    LUA_SUMMARY);
 }
 
 /* ---- joins ------------------------------------------------------------- */
@@ -536,11 +547,6 @@ int
 qstore_renew(struct qstore *qs, const char *queue, const char *token,
     qs_renew_cb *cb, void *arg)
 {
-	const char *argv[QUEUE_KEYS + 1];
-	struct queue_keys k;
-
-	qcall_queue_argv(qs, queue, &k, argv);
-	argv[QUEUE_KEYS] = token;
-	return qcall_eval(qs, qcall_new(qs, read_renew, cb, arg, "renew",
-	    queue), LUA_RENEW, QUEUE_KEYS, QUEUE_KEYS + 1, argv);
+	return queue_eval(qs, queue, token, read_renew, cb, arg, "renew",
+	    LUA_RENEW);
 }

@@ -4,13 +4,20 @@
 #include "standing.h"
 #include "ticket.h"
 
+/* st emptied, for token of queue. */
+static void
+status_init(struct token_status *st, const char *queue, const char *token)
+{
+	memset(st, 0, sizeof *st);
+	st->queue = queue;
+	st->token = token;
+}
+
 void
 standing_status(const struct standing *s, const char *queue,
     struct token_status *st)
 {
-	memset(st, 0, sizeof *st);
-	st->queue = queue;
-	st->token = s->token;
+	status_init(st, queue, s->token);
 	st->waiting = s->waiting;
 	if (s->active) {
 		st->active = 1;
@@ -29,9 +36,7 @@ void
 standing_prequeue(const struct standing *s, const char *queue,
     const char *token, long long entrants, struct token_status *st)
 {
-	memset(st, 0, sizeof *st);
-	st->queue = queue;
-	st->token = token;
+	status_init(st, queue, token);
 	st->prequeue = 1;
 	st->opens_at = s->opens_at;
 	st->entrants = entrants;
@@ -42,9 +47,7 @@ void
 standing_waiting(const struct standing *s, const char *queue,
     const char *token, long long rank, struct token_status *st)
 {
-	memset(st, 0, sizeof *st);
-	st->queue = queue;
-	st->token = token;
+	status_init(st, queue, token);
 	st->waiting = s->waiting;
 	st->position = rank + 1;
 	st->eta_seconds = eta_seconds(&s->q, st->position);
