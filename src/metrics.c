@@ -1,5 +1,6 @@
 /* metrics.c: this process's counters and their Prometheus text; see .h. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,6 +282,17 @@ queue_line(struct strbuf *b, const char *name, const char *queue,
 	strbuf_add(b, "\"%s} %lld\n", extra, v);
 }
 
+/* A gauge family of one long long field (at off) of every queue. */
+static void
+queue_gauge(struct strbuf *b, const char *name, const char *help,
+    const struct metrics_queue *qs, size_t n, size_t off)
+{
+	family(b, name, "gauge", help);
+	for (size_t i = 0; i < n; i++)
+		queue_line(b, name, qs[i].name, "",
+		    *(const long long *)((const char *)&qs[i] + off));
+}
+
 /* Only queues that ask for a proof of work; no family when none does. */
 static void
 format_pow_bits(struct strbuf *b, const struct metrics_queue *qs, size_t n)
@@ -314,31 +326,23 @@ format_gauges(struct strbuf *b, const struct metrics_queue *qs, size_t n)
 {
 	static const char *const states[] = { "open", "paused", "closed" };
 
-	family(b, "waitroom_queue_waiting", "gauge", "Tokens waiting in line.");
-	for (size_t i = 0; i < n; i++)
-		queue_line(b, "waitroom_queue_waiting", qs[i].name, "",
-		    qs[i].waiting);
-	family(b, "waitroom_queue_active", "gauge",
-	    "Admitted sessions not yet ended.");
-	for (size_t i = 0; i < n; i++)
-		queue_line(b, "waitroom_queue_active", qs[i].name, "",
-		    qs[i].active);
-	family(b, "waitroom_queue_admitted_last_minute", "gauge",
-	    "Tokens admitted in the last minute.");
-	for (size_t i = 0; i < n; i++)
-		queue_line(b, "waitroom_queue_admitted_last_minute", qs[i].name,
-		    "", qs[i].last_minute);
+	queue_gauge(b, "waitroom_queue_waiting", "Tokens waiting in line.",
+	    qs, n, offsetof(struct metrics_queue, waiting));
+	queue_gauge(b, "waitroom_queue_active",
+	    "Admitted sessions not yet ended.", qs, n,
+	    offsetof(struct metrics_queue, active));
+	queue_gauge(b, "waitroom_queue_admitted_last_minute",
+	    "Tokens admitted in the last minute.", qs, n,
+	    offsetof(struct metrics_queue, last_minute));
 	family(b, "waitroom_queue_streams", "gauge",
 	    "Streams of the queue open (all workers).");
 	for (size_t i = 0; i < n; i++)
 		queue_line(b, "waitroom_queue_streams", qs[i].name, "",
 		    (long long)qs[i].streams);
 	format_pow_bits(b, qs, n);
-	family(b, "waitroom_queue_prequeue", "gauge",
-	    "Pre-queue entrants awaiting a scheduled opening's draw.");
-	for (size_t i = 0; i < n; i++)
-		queue_line(b, "waitroom_queue_prequeue", qs[i].name, "",
-		    qs[i].prequeue);
+	queue_gauge(b, "waitroom_queue_prequeue",
+	    "Pre-queue entrants awaiting a scheduled opening's draw.", qs, n,
+	    offsetof(struct metrics_queue, prequeue));
 	family(b, "waitroom_queue_draw_seconds", "gauge",
 	    "How long the queue's draw took (0: no draw yet).");
 	for (size_t i = 0; i < n; i++)
