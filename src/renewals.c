@@ -63,3 +63,20 @@ renewals_put(struct renewals *r, const char *queue, const char *token,
 	s->at_ms = now_ms;
 	s->rn = *rn;
 }
+
+/* The queue's own entry is the one of the empty token, which no pass has. */
+void
+renewals_put_fixed(struct renewals *r, const char *queue, long long now_ms)
+{
+	static const struct renewal fixed = { 0, 0 };
+
+	renewals_put(r, queue, "", &fixed, now_ms);
+}
+
+int
+renewals_fixed(const struct renewals *r, const char *queue, long long now_ms)
+{
+	struct renewal rn;
+
+	return renewals_get(r, queue, "", now_ms, &rn) && !rn.renews;
+}

@@ -35,4 +35,14 @@ int renewals_get(const struct renewals *r, const char *queue,
 void renewals_put(struct renewals *r, const char *queue, const char *token,
     const struct renewal *rn, long long now_ms);
 
+/* Remember that Redis said queue does not renew sessions, so its other
+ * passes need not ask either (renewals_fixed). */
+void renewals_put_fixed(struct renewals *r, const char *queue,
+    long long now_ms);
+
+/* 1 when Redis said within RENEWALS_FRESH_MS of now that queue does not
+ * renew sessions: a pass of it has nothing to renew. */
+int renewals_fixed(const struct renewals *r, const char *queue,
+    long long now_ms);
+
 #endif

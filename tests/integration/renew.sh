@@ -112,3 +112,26 @@ check_error 404 token_not_found "its token is gone"
 check_eq "$d_fresh" 0 "renew = no: /v1/check hands out no fresh pass"
 http GET "/v1/queues/fixed/tokens/$D"
 check_error 404 token_not_found "renew = no: the session ended after its fixed 6 s, checks or not"
+
+# A queue that does not renew costs one question to Redis, not one per
+# pass: renew.lua (an EVALSHA naming the token) runs for the first of
+# four fresh passes only.
+passes=() tokens=()
+for i in 1 2 3 4; do
+	join fixed
+	tokens+=("$TOKEN") passes+=("$(json .pass)")
+done
+rcli monitor >"$WR_TMP/monitor" 2>/dev/null &
+monitor=$!
+WR_EXTRA_PIDS+=("$monitor")
+wait_until '[ -s "$WR_TMP/monitor" ]' 5
+for p in "${passes[@]}"; do
+	http GET /v1/check "" -H "Authorization: Bearer $p"
+	[ "$STATUS" = 204 ] || fail "a fresh pass of the fixed queue passes" "$STATUS"
+done
+rcli echo renew-monitor-end >/dev/null
+wait_until 'grep -q renew-monitor-end "$WR_TMP/monitor"' 5
+renews=$(grep -ciE "evalsha.*($(IFS='|'; echo "${tokens[*]}"))" "$WR_TMP/monitor")
+kill "$monitor" 2>/dev/null
+wait "$monitor" 2>/dev/null
+check_eq "$renews" 1 "renew = no: four passes' checks ask Redis to renew once, not four times"
