@@ -44,12 +44,18 @@ qstore_new(struct store *s, const char *prefix)
 		return NULL;
 	qs->store = s;
 	text_copy(qs->prefix, sizeof qs->prefix, prefix);
+	if ((qs->held = held_new()) == NULL) {
+		free(qs);
+		return NULL;
+	}
 	return qs;
 }
 
 void
 qstore_free(struct qstore *qs)
 {
+	if (qs)
+		held_free(qs->held);
 	free(qs);
 }
 
@@ -154,7 +160,7 @@ qcall_new(struct qstore *qs, qcall_read *read, void *cb, void *arg,
 		return NULL;
 	c->qs = qs, c->read = read, c->cb = cb, c->arg = arg, c->script = script;
 	text_copy(c->queue, sizeof c->queue, queue ? queue : "");
-	c->n = 0;
+	c->n = 0, c->held = 0;
 	return c;
 }
 
@@ -248,15 +254,34 @@ qstore_summary(struct qstore *qs, const char *queue, qs_standing_cb *cb,
 
 /* ---- joins ------------------------------------------------------------- */
 
+/* The head of a batch's reply into j->s; -1 when misshaped. */
+static int
+join_head(struct qcall *c, const redisReply *head, struct qs_joins *j)
+{
+	struct held_head hh;
+
+	switch (qreply_join_head(head, &j->s, &hh)) {
+	case JOIN_HEAD_NO_QUEUE:
+		return 0;
+	case JOIN_HEAD_FULL:
+		held_put(c->qs->held, c->queue, &j->s, &hh);
+		return 0;
+	case JOIN_HEAD_HELD:
+		return c->held ? held_fill(c->qs->held, c->queue, &j->s) : -1;
+	}
+	return -1;
+}
+
 static void
 read_joins(struct qcall *c, enum result r, const redisReply *rp)
 {
 	struct qs_joins j = { .r = rp, .next = 1 };
 
 	if (r == RESULT_OK && (rp->type != REDIS_REPLY_ARRAY ||
-	    rp->elements != c->n + 1 ||
-	    qreply_join_head(rp->element[0], &j.s) == -1))
+	    rp->elements != c->n + 1 || join_head(c, rp->element[0], &j) == -1))
 		r = qcall_misshaped(c);
+	if (c->held)
+		held_done(c->qs->held, c->queue);
 	j.line = j.s.waiting;
 	((qs_joins_cb *)c->cb)(r, &j, c->arg);
 }
@@ -279,16 +304,18 @@ qstore_join_next(struct qs_joins *j, const char *token,
 /*
  * KEYS: the queue's, then the keys of the users given, then the use keys
  * given; ARGV: the user key's lifetime, how many joins gave a user and
- * how many a use key, which joins gave a user (1-based), for each use
- * key its join, limit and expiry, then the joins' tokens.
+ * how many a use key, the held facts (version, max_waiting, closes_at;
+ * qstore_held.h), which joins gave a user (1-based), for each use key its
+ * join, limit and expiry, then the joins' tokens.
  */
 int
 qstore_join(struct qstore *qs, const char *queue, int n,
     const char *const *tokens, const char *const *users,
     const struct qs_use *const *uses, qs_joins_cb *cb, void *arg)
 {
-	const char *argv[QUEUE_KEYS + 3 + 7 * JOIN_MAX];
-	char num[2 + 4 * JOIN_MAX][DECIMAL_MAX + 1];
+	const char *argv[QUEUE_KEYS + 6 + 7 * JOIN_MAX];
+	char num[4 + 4 * JOIN_MAX][DECIMAL_MAX + 1];
+	struct held_send hs;
 	static char ukeys[JOIN_MAX][KEYS_USER_MAX];	/* the store copies */
 	static char gkeys[JOIN_MAX][KEYS_USED_MAX];
 	struct queue_keys k;
@@ -322,6 +349,13 @@ qstore_join(struct qstore *qs, const char *queue, int n,
 	argv[argc++] = USER_KEY_TTL;
 	argv[argc++] = decimal_str(num[nn++], nusers);
 	argv[argc++] = decimal_str(num[nn++], nkeys - QUEUE_KEYS - nusers);
+	if ((c = qcall_new(qs, read_joins, cb, arg, "join", queue)) == NULL)
+		return -1;
+	held_send(qs->held, queue, &hs);
+	c->n = (size_t)n, c->held = hs.ver[0] != '\0';
+	argv[argc++] = hs.ver[0] ? hs.ver : "0";
+	argv[argc++] = decimal_str(num[nn++], hs.max_waiting);
+	argv[argc++] = decimal_str(num[nn++], hs.closes_at_ms);
 	for (int i = 0; i < n; i++)
 		if (users[i])
 			argv[argc++] = decimal_str(num[nn++], i + 1);
@@ -334,10 +368,12 @@ qstore_join(struct qstore *qs, const char *queue, int n,
 		}
 	for (int i = 0; i < n; i++)
 		argv[argc++] = tokens[i];
-	if ((c = qcall_new(qs, read_joins, cb, arg, "join", queue)) != NULL)
-		c->n = (size_t)n;
-	return qcall_eval_flags(qs, c, LUA_JOIN, nkeys, argc, argv,
-	    STORE_DURABLE);
+	if (qcall_eval_flags(qs, c, LUA_JOIN, nkeys, argc, argv,
+	    STORE_DURABLE) == 0)
+		return 0;
+	if (hs.ver[0] != '\0')
+		held_done(qs->held, queue);
+	return -1;
 }
 
 /* ---- streams ----------------------------------------------------------- */
@@ -385,6 +421,8 @@ read_tick(struct qcall *c, enum result r, const redisReply *rp)
 		r = RESULT_NO_QUEUE;	/* not written yet */
 	else if (r == RESULT_OK && qreply_tick(rp, &t) == -1)
 		r = qcall_misshaped(c);
+	if (r == RESULT_OK)
+		held_rate(c->qs->held, c->queue, t.ver, t.rate);
 	if (r == RESULT_OK && t.full_ms != 0)
 		saw_full(c->qs);
 	else if (r == RESULT_OK && c->qs->full) {

@@ -55,6 +55,8 @@ struct tick_figures {
 	int pow_bits;		/* the work a join needs now; -1: off */
 	long long pow_ttl;	/* seconds a challenge stays valid */
 	int draw;		/* enum qs_tick_draw */
+	double rate;		/* how fast the line moves, places a second */
+	char ver[24];		/* the configuration's version it read */
 };
 /* What a scheduled queue's tick asks for. */
 enum qs_tick_draw { TICK_DRAW_NONE, TICK_DRAW_DUE, TICK_DRAW_NO_SEED };

@@ -14,6 +14,7 @@
 #include "keys.h"
 #include "lua_scripts.h"
 #include "qstore.h"
+#include "qstore_held.h"
 
 #define QUEUE_KEYS 7		/* config seq waiting active seen stats tick */
 
@@ -22,6 +23,7 @@ struct qstore {
 	char prefix[KEYS_PREFIX_MAX + 1];
 	int full;		/* an episode of a full Redis: see qstore_full */
 	long long full_at;	/* when it last refused a write (monotonic ms) */
+	struct held *held;	/* configuration facts held for joins */
 };
 
 struct qcall;
@@ -37,6 +39,7 @@ struct qcall {
 	char queue[CONF_QUEUE_ID_MAX + 1];
 	size_t n;		/* tokens or queues the caller sent; for
 				 * read_strings, 1: the list is the second */
+	int held;		/* a join batch sent with held facts */
 };
 
 /* lib.lua's queue keys into argv[0 .. QUEUE_KEYS - 1]. */

@@ -38,6 +38,13 @@ elem_num(const redisReply *r, int i, long long *out)
 	return end == buf || *end != '\0' ? -1 : 0;
 }
 
+static int
+state_of(const char *state)
+{
+	return strcmp(state, "paused") == 0 ? STATE_PAUSED :
+	    strcmp(state, "closed") == 0 ? STATE_CLOSED : STATE_OPEN;
+}
+
 /* The queue's part of the reply, at index F_NOW + off onward. */
 static int
 facts_queue(const redisReply *r, int off, struct standing *s)
@@ -62,8 +69,7 @@ facts_queue(const redisReply *r, int off, struct standing *s)
 			return -1;
 	q->mode = strcmp(mode, "capacity") == 0 ? MODE_CAPACITY :
 	    strcmp(mode, "passthrough") == 0 ? MODE_PASSTHROUGH : MODE_RATE;
-	q->state = strcmp(state, "paused") == 0 ? STATE_PAUSED :
-	    strcmp(state, "closed") == 0 ? STATE_CLOSED : STATE_OPEN;
+	q->state = state_of(state);
 	q->batch = (long)v[0], q->interval = (long)v[1];
 	q->max_active = (long)v[2], q->active_ttl = (long)v[3];
 	q->rate = strtod(rate, NULL);
@@ -115,19 +121,48 @@ qreply_standing(const redisReply *r, enum result *res, struct standing *s)
 	return facts_queue(r, 0, s);
 }
 
+/* The full head's last fields: what the daemon may hold (qstore_held.h). */
+static int
+join_head_held(const redisReply *r, struct held_head *hh)
+{
+	return elem_str(r, JH_VER, hh->ver, sizeof hh->ver) == -1 ||
+	    elem_num(r, JH_MAX_WAITING, &hh->max_waiting) == -1 ||
+	    elem_num(r, JH_CLOSES_AT, &hh->closes_at_ms) == -1 ? -1 : 0;
+}
+
+/* The short head: the line, the clock, the last tick and the state. */
+static int
+join_head_short(const redisReply *r, struct standing *s)
+{
+	char state[16];
+
+	if (elem_num(r, JS_WAITING, &s->waiting) == -1 || s->waiting < 0 ||
+	    elem_num(r, JS_NOW, &s->q.now_ms) == -1 ||
+	    elem_num(r, JS_TICK, &s->q.last_tick_ms) == -1 ||
+	    elem_str(r, JS_STATE, state, sizeof state) == -1)
+		return -1;
+	s->q.state = state_of(state);
+	return JOIN_HEAD_HELD;
+}
+
 int
-qreply_join_head(const redisReply *r, struct standing *s)
+qreply_join_head(const redisReply *r, struct standing *s,
+    struct held_head *hh)
 {
 	memset(s, 0, sizeof *s);
+	memset(hh, 0, sizeof *hh);
 	if (r->type != REDIS_REPLY_ARRAY)
 		return -1;
 	if (r->elements == 0)
-		return 0;
-	if (r->elements != FACTS_FIELDS - F_WAITING)
+		return JOIN_HEAD_NO_QUEUE;
+	if (r->elements == JS_FIELDS)
+		return join_head_short(r, s);
+	if (r->elements != JH_FIELDS)
 		return -1;
-	if (elem_num(r, 0, &s->waiting) == -1 || s->waiting < 0)
+	if (elem_num(r, 0, &s->waiting) == -1 || s->waiting < 0 ||
+	    facts_queue(r, -F_WAITING, s) == -1 || join_head_held(r, hh) == -1)
 		return -1;
-	return facts_queue(r, -F_WAITING, s);
+	return JOIN_HEAD_FULL;
 }
 
 /*
@@ -221,11 +256,17 @@ qreply_ranks(const redisReply *r, size_t n, struct standing *s,
 int
 qreply_tick(const redisReply *r, struct tick_figures *t)
 {
-	long long v[TICK_FIELDS];
+	long long v[TICK_RATE];
+	char rate[32], *end;
 
-	if (r->type != REDIS_REPLY_ARRAY || r->elements != TICK_FIELDS)
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != TICK_FIELDS ||
+	    elem_str(r, TICK_RATE, rate, sizeof rate) == -1 ||
+	    elem_str(r, TICK_VER, t->ver, sizeof t->ver) == -1)
 		return -1;
-	for (int i = 0; i < TICK_FIELDS; i++) {
+	t->rate = strtod(rate, &end);
+	if (end == rate || *end != '\0')
+		return -1;
+	for (int i = 0; i < TICK_RATE; i++) {
 		if (r->element[i]->type != REDIS_REPLY_INTEGER)
 			return -1;
 		v[i] = r->element[i]->integer;

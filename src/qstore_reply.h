@@ -13,6 +13,7 @@
 #include <hiredis/hiredis.h>
 
 #include "qstore.h"
+#include "qstore_held.h"
 
 /* lua/lib.lua's facts(), field by field (check_qstore_reply counts it). */
 enum facts_field {
@@ -21,12 +22,24 @@ enum facts_field {
 	F_REDIRECT, F_OPENS_AT, F_PREQUEUE_FROM, F_ENTRANTS, FACTS_FIELDS
 };
 
+/*
+ * join.lua's head: read whole, the facts from the line's length on (index
+ * F_WAITING of facts() is its first), then what the daemon may hold; or
+ * short, when the batch was sent with held facts.
+ */
+enum join_head_field {
+	JH_VER = FACTS_FIELDS - F_WAITING, JH_MAX_WAITING, JH_CLOSES_AT,
+	JH_FIELDS
+};
+enum join_short_field { JS_WAITING, JS_NOW, JS_TICK, JS_STATE, JS_FIELDS };
+
 /* ranks.lua: facts(), then one letter and one number per token. */
 enum ranks_field { RANKS_KINDS = FACTS_FIELDS, RANKS_VALUES, RANKS_FIELDS };
 
-/* tick.lua. */
+/* tick.lua: numbers, then the line's speed and the version, as text. */
 enum tick_field { TICK_EXPIRED, TICK_ABANDONED, TICK_ADMITTED, TICK_WAITING,
-	TICK_FULL, TICK_POW_BITS, TICK_POW_TTL, TICK_DRAW, TICK_FIELDS };
+	TICK_FULL, TICK_POW_BITS, TICK_POW_TTL, TICK_DRAW, TICK_RATE, TICK_VER,
+	TICK_FIELDS };
 
 /*
  * The pass check's lookup, MGET of the token's revoked key and the
@@ -50,16 +63,22 @@ int qreply_standing(const redisReply *r, enum result *res,
 /*
  * join.lua's reply is a head, then one entry per join. The head is the
  * line's length before the batch, then the queue's part of the facts
- * (now_ms onward), or an empty array when there is no queue. An entry is
- * the token's part as one string of words split by single spaces:
- * "result token status n waiting", a result alone, or "new" alone: the
- * join's own token (which the caller sent) took the next place. Read the
- * head into s once (its waiting is the line's length), then each entry
- * into the same s (an entry sets only the token's part), with *line
- * starting at the head's waiting: a bare "new" is ranked *line, which it
- * then counts. -1 when not so shaped.
+ * (now_ms onward) and what the daemon may hold of them (JOIN_HEAD_FULL,
+ * *hh filled); or the short head of a batch sent with held facts
+ * (JOIN_HEAD_HELD: s has the line's length, now, the last tick and the
+ * state, and qstore_held.h's held_fill completes it); or an empty array
+ * when there is no queue (JOIN_HEAD_NO_QUEUE). An entry is the token's
+ * part as one string of words split by single spaces: "result token
+ * status n waiting", a result alone, or "new" alone: the join's own token
+ * (which the caller sent) took the next place. Read the head into s once
+ * (its waiting is the line's length), then each entry into the same s (an
+ * entry sets only the token's part), with *line starting at the head's
+ * waiting: a bare "new" is ranked *line, which it then counts. -1 when not
+ * so shaped.
  */
-int qreply_join_head(const redisReply *r, struct standing *s);
+enum join_head { JOIN_HEAD_NO_QUEUE, JOIN_HEAD_FULL, JOIN_HEAD_HELD };
+int qreply_join_head(const redisReply *r, struct standing *s,
+    struct held_head *hh);
 int qreply_join_entry(const redisReply *r, const char *token,
     long long *line, enum result *res, struct standing *s);
 

@@ -8,6 +8,7 @@
 -- ARGV[3 .. 2n+2] the pairs given: what changes in an existing queue
 -- ARGV[2n+3 ..] every field with the given values over the defaults: a
 --               new queue's whole configuration
+-- The hash's 'ver' moves (lib.lua's conf_version).
 -- Reply: { 'created' | 'updated', { field, value, ... } (the hash after) }
 --        or { 'draw_done' } (opens_at given after the draw)
 local n = tonumber(ARGV[2])
@@ -18,11 +19,12 @@ for i = 3, 2 * n + 2, 2 do
   end
 end
 local result = 'updated'
+local ver = conf_version(KEYS[1])
 if redis.call('EXISTS', KEYS[1]) == 0 then
   result = 'created'
-  redis.call('HSET', KEYS[1], unpack(ARGV, 2 * n + 3))
+  redis.call('HSET', KEYS[1], 'ver', ver, unpack(ARGV, 2 * n + 3))
 elseif n > 0 then
-  redis.call('HSET', KEYS[1], unpack(ARGV, 3, 2 * n + 2))
+  redis.call('HSET', KEYS[1], 'ver', ver, unpack(ARGV, 3, 2 * n + 2))
 end
 redis.call('SADD', KEYS[2], ARGV[1])
 return { result, redis.call('HGETALL', KEYS[1]) }

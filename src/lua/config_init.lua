@@ -10,6 +10,7 @@
 --         a reconnect: only when Redis lost it, e.g. restarted empty)
 -- ARGV[2] the queue's name
 -- ARGV[3..] field, value, field, value...
+-- A write moves the hash's 'ver' (lib.lua's conf_version).
 -- Reply: 1 when written, 0 when left as it was
 local sha = redis.sha1hex(table.concat(ARGV, '\n', 3))
 redis.call('SADD', KEYS[2], ARGV[2])
@@ -19,10 +20,11 @@ if redis.call('EXISTS', KEYS[1]) == 1 and (ARGV[1] == 'missing' or
 end
 local opened = redis.call('HGET', KEYS[3], 'state') == 'drawn' and
   redis.call('HGET', KEYS[1], 'opens_at')
+local ver = conf_version(KEYS[1])
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], unpack(ARGV, 3))
 if opened then
   redis.call('HSET', KEYS[1], 'opens_at', opened)
 end
-redis.call('HSET', KEYS[1], 'file_sha', sha)
+redis.call('HSET', KEYS[1], 'file_sha', sha, 'ver', ver)
 return 1

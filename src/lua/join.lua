@@ -5,12 +5,27 @@
 --   that carry one (keys.c's keys_used), in the order of those joins
 -- ARGV[1] seconds a user key lives (it is ignored once its token is gone)
 -- ARGV[2] u, the number of joins that gave a user; ARGV[3] g, the number
---   of joins that carry a use key; ARGV[4] to ARGV[3 + u] the join numbers
---   of the u (1-based, ascending: join ARGV[3 + j] has user key
---   KEYS[7 + j]); then for each of the g, three: its join number
---   (ascending), the use key's limit (uses it allows) and when the key
---   expires (unix ms; its use key is KEYS[7 + u + k] for the k-th); then
---   one new token per join, in order
+--   of joins that carry a use key
+-- ARGV[4] the configuration's version whose facts the daemon holds (0:
+--   none; a version is the clock's microseconds), ARGV[5] that version's
+--   max_waiting, ARGV[6] its closes_at (unix ms, 0: none); see "held"
+--   below
+-- ARGV[7] to ARGV[6 + u] the join numbers of the u (1-based, ascending:
+--   join ARGV[6 + j] has user key KEYS[7 + j]); then for each of the g,
+--   three: its join number (ascending), the use key's limit (uses it
+--   allows) and when the key expires (unix ms; its use key is
+--   KEYS[7 + u + k] for the k-th); then one new token per join, in order
+-- Held facts: the daemon caches what the head of a run that read the
+-- whole configuration said of it, with the version (the hash's 'ver',
+-- lib.lua's conf_version) it was read at, when that version is a rate
+-- queue open to all with no schedule. While ver stays that version, a run
+-- reads the version and the state (the field operators set by hand: an
+-- HSET of state closed refuses the next join at once) instead of the
+-- whole hash, takes max_waiting and closes_at from ARGV, and answers the
+-- short head; the daemon adds the rest, and the line's speed from its own
+-- ticks (tick.lua). A queue closed, made full, rescheduled or changed in
+-- any way through the admin API or the file moves ver, and the next run
+-- reads the hash again (doc/design.md, "Held facts").
 -- A use key counts the joins that carried it (a proof of work's
 -- challenge, an invitation): a join whose key has reached its limit is
 -- refused ('used') before anything else, even when its user holds a
@@ -24,10 +39,14 @@
 -- passthrough queue, admit the joiner at once: the entry's status is then
 -- 'active'.
 -- Reply: { head, entry 1, ..., entry n }, where head is the part of
--- facts() every join shares (parsed by qstore_reply.c), led by the length of the
--- line before the batch:
+-- facts() every join shares (parsed by qstore_reply.c), led by the length
+-- of the line before the batch:
 --   { waiting, now_ms, last_tick_ms, rate, mode, state, batch, interval,
---     max_active, active_ttl, redirect }, or {} when there is no queue
+--     max_active, active_ttl, redirect, opens_at, prequeue_from,
+--     entrants, held_ver, max_waiting, closes_at_ms } after reading the
+--   whole configuration (held_ver: its version when the daemon may hold
+--   its facts, else ''), { waiting, now_ms, last_tick_ms, state } with
+--   held facts, or {} when there is no queue
 -- and each entry is one string of words (one reply object where an array
 -- took six, which the daemon's Redis client builds and frees one by one):
 --   'new': the join's token took the next place at the end of the line
@@ -44,20 +63,34 @@
 -- ranks and counts, and expiries in ms until the year 5138. Most joins
 -- take a bare 'new': no number to write, nothing for the daemon to read.
 local nu, ng = tonumber(ARGV[2]), tonumber(ARGV[3])
-local n = #ARGV - 3 - nu - 3 * ng
+local n = #ARGV - 6 - nu - 3 * ng
 local out = { {} }
-local c = load_conf(KEYS[1])
-if not c then
-  for i = 1, n do
-    out[i + 1] = 'no_queue'
+local held, v = false
+if ARGV[4] ~= '0' then
+  v = redis.call('HMGET', KEYS[1], 'ver', 'state')
+  held = v[1] == ARGV[4]
+end
+local c, cap
+if held then
+  -- What the scripts below ask of a held version (a rate queue, open to
+  -- all, no schedule); its max_waiting and closes_at from the daemon.
+  c = { mode = 'rate', access = '', opens_at = 0, prequeue_from = 0,
+    closes_at = tonumber(ARGV[6]), state = v[2] }
+  cap = tonumber(ARGV[5])
+else
+  c = load_conf(KEYS[1])
+  if not c then
+    for i = 1, n do
+      out[i + 1] = 'no_queue'
+    end
+    return out
   end
-  return out
+  cap = tonumber(c.max_waiting) or 0
 end
 local now = now_ms()
 local ttl = tonumber(ARGV[1])
 local waiting = redis.call('ZCARD', KEYS[3])
 local waiting0 = waiting
-local cap = tonumber(c.max_waiting) or 0
 local state = state_at(c, now)
 local pre = c.opens_at > 0 and now < c.opens_at
 -- Scores for the batch at once, taken with one INCRBY when the first
@@ -182,14 +215,14 @@ end
 
 local user_of, guard_of = {}, {}
 for j = 1, nu do
-  user_of[tonumber(ARGV[3 + j])] = KEYS[7 + j]
+  user_of[tonumber(ARGV[6 + j])] = KEYS[7 + j]
 end
 for k = 1, ng do
-  local a = 3 + nu + 3 * (k - 1)
+  local a = 6 + nu + 3 * (k - 1)
   guard_of[tonumber(ARGV[a + 1])] = { key = KEYS[7 + nu + k],
     limit = tonumber(ARGV[a + 2]), expires = ARGV[a + 3] }
 end
-local first = 3 + nu + 3 * ng
+local first = 6 + nu + 3 * ng
 -- Most joins name no user, carry no use key and, in a queue that admits
 -- nobody at once, take the next place unless the line is full: join_one()
 -- in short, for them.
@@ -227,9 +260,16 @@ if joined > 0 then
   redis.call('HINCRBY', KEYS[6], 'joined', joined)
 end
 -- The head last: the tick and rate as they stand after the batch.
-out[1] = { waiting0, now, tonumber(redis.call('GET', KEYS[7]) or '0'),
-  line_speed(c), c.mode or 'rate',
+local tick = tonumber(redis.call('GET', KEYS[7]) or '0')
+if held then
+  out[1] = { waiting0, now, tick, state }
+  return out
+end
+local holdable = c.mode == 'rate' and c.access ~= 'invite' and
+  c.opens_at == 0
+out[1] = { waiting0, now, tick, line_speed(c), c.mode or 'rate',
   state, c.batch or '0', c.interval or '0',
   c.max_active or '0', c.active_ttl or '0', c.redirect or '',
-  c.opens_at / 1000, c.prequeue_from / 1000, entrants }
+  c.opens_at / 1000, c.prequeue_from / 1000, entrants,
+  holdable and c.ver or '', cap, ms_text(c.closes_at) }
 return out

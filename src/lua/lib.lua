@@ -25,7 +25,7 @@ local function load_conf(key)
   local v = redis.call('HMGET', key, 'state', 'mode', 'batch', 'interval',
     'max_active', 'active_ttl', 'waiting_ttl', 'max_waiting', 'redirect',
     'renew', 'access', 'opens_at', 'prequeue_from', 'closes_at',
-    'beacon_round')
+    'beacon_round', 'ver')
   if not v[1] then
     return nil
   end
@@ -34,7 +34,8 @@ local function load_conf(key)
     max_waiting = v[8], redirect = v[9], renew = v[10], access = v[11],
     opens_at = (tonumber(v[12]) or 0) * 1000,
     prequeue_from = (tonumber(v[13]) or 0) * 1000,
-    closes_at = (tonumber(v[14]) or 0) * 1000, beacon_round = v[15] or '' }
+    closes_at = (tonumber(v[14]) or 0) * 1000, beacon_round = v[15] or '',
+    ver = v[16] or '' }
   -- A cap of 0 is not set: the mode's own cap then takes its old default
   -- (batch 100 in rate mode, max_active 1000 in capacity mode), and the
   -- other cap is off. What every script and the facts see is this.
@@ -48,6 +49,18 @@ local function load_conf(key)
     end
   end
   return c
+end
+
+-- A new version of the configuration at key, for its 'ver' field: every
+-- script that writes the hash moves it, so a daemon holding the facts of
+-- one version (join.lua) knows them current while it stands. Later than
+-- the last, and, being the clock's microseconds, than any version a
+-- queue deleted and made again had.
+local function conf_version(key)
+  local t = redis.call('TIME')
+  local us = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  local last = tonumber(redis.call('HGET', key, 'ver') or '') or 0
+  return string.format('%d', math.max(us, last + 1))
 end
 
 -- A scheduled sale (opens_at) splits the waiting set's scores in three

@@ -21,10 +21,13 @@
 -- ARGV[3] how long ago (ms) this instance last saw Redis refuse a write
 --         for memory; -1: never
 -- Reply: { expired, abandoned, admitted, waiting, full, bits, pow_ttl,
--- draw } (full: now when Redis refused a write, else 0; bits: the proof
--- of work a join needs now, -1 when join_challenge is off, see pow_now;
--- draw: 1 when a draw is due, 2 when the schedule has no seed yet, else
--- 0) or { 'no_queue' }
+-- draw, rate, ver } (full: now when Redis refused a write, else 0; bits:
+-- the proof of work a join needs now, -1 when join_challenge is off, see
+-- pow_now; draw: 1 when a draw is due, 2 when the schedule has no seed
+-- yet, else 0; rate: lib.lua's line_speed after the tick, as text, which
+-- the daemon gives the joins it answers from held facts (join.lua), with
+-- ver, the configuration's version it was worked out at, '' when none)
+-- or { 'no_queue' }
 local c = load_conf(KEYS[1])
 if not c then
   return { 'no_queue' }
@@ -110,7 +113,7 @@ end
 if full then
   local bits, pttl = pow_now(false)
   return { #ended, 0, 0, redis.call('ZCARD', KEYS[3]), now, bits, pttl,
-    draw }
+    draw, line_speed(c), c.ver }
 end
 -- sessions that ran their whole active_ttl, for the ETA (lib.lua's
 -- line_speed)
@@ -172,4 +175,5 @@ elseif t - at >= 5000 then
   redis.call('HSET', KEYS[6], 'rate_at', t, 'rate_n', 0)
 end
 local bits, pttl = pow_now(true)
-return { #ended, #quiet, admitted, waiting, 0, bits, pttl, draw }
+return { #ended, #quiet, admitted, waiting, 0, bits, pttl, draw,
+  line_speed(c), c.ver }

@@ -48,8 +48,9 @@ run() {
 		keys+=("wr:{$q}:used:pow:$id")
 		triples+=("$j" "$limit" "$exp")
 	done
-	args=(86400 "${#nums[@]}" "$(($(wc -w <<<"$guards")))" "${nums[@]}"
-	    "${triples[@]}" "$@")
+	# no held facts (0 0 0): each run reads the whole configuration
+	args=(86400 "${#nums[@]}" "$(($(wc -w <<<"$guards")))" 0 0 0
+	    "${nums[@]}" "${triples[@]}" "$@")
 	rcli EVAL "$SCRIPT" "${#keys[@]}" "${keys[@]}" "${args[@]}" |
 	    tail -n "$#"
 }

@@ -79,6 +79,10 @@ reset(void)
 	str("paused"), str("10"), str("5"), str("0"), str("300"), \
 	str("https://shop.example/"), num(1700000600), num(0), num(12)
 
+/* join.lua's head past the facts: what may be held (version, max_waiting,
+ * closes_at in ms). */
+#define HELD_PART str("1700000000000001"), num(500), str("1700000900000")
+
 START_TEST(test_whole)
 {
 	struct standing f;
@@ -110,13 +114,17 @@ END_TEST
 START_TEST(test_head_and_entries)
 {
 	struct standing head, f;
+	struct held_head hh;
 	enum result res;
 	long long line;
 
 	reset();
-	ck_assert_int_eq(qreply_join_head(arr(14, num(6), HEAD_PART), &head),
-	    0);
+	ck_assert_int_eq(qreply_join_head(arr(17, num(6), HEAD_PART,
+	    HELD_PART), &head, &hh), JOIN_HEAD_FULL);
 	ck_assert_int_eq(head.waiting, 6);
+	ck_assert_str_eq(hh.ver, "1700000000000001");
+	ck_assert_int_eq(hh.max_waiting, 500);
+	ck_assert_int_eq(hh.closes_at_ms, 1700000900000);
 	line = head.waiting;
 	f = head;
 	/* A bare "new": the token sent, at the end of the line. */
@@ -191,25 +199,52 @@ START_TEST(test_bad_entries)
 }
 END_TEST
 
+/* A batch sent with held facts: the line, the clock, the tick, the state. */
+START_TEST(test_short_head)
+{
+	struct standing head;
+	struct held_head hh;
+
+	reset();
+	ck_assert_int_eq(qreply_join_head(arr(4, num(6), num(1700000000123),
+	    num(1700000000000), str("closed")), &head, &hh), JOIN_HEAD_HELD);
+	ck_assert_int_eq(head.waiting, 6);
+	ck_assert_int_eq(head.q.now_ms, 1700000000123);
+	ck_assert_int_eq(head.q.last_tick_ms, 1700000000000);
+	ck_assert_int_eq(head.q.state, STATE_CLOSED);
+	ck_assert_str_eq(hh.ver, "");
+}
+END_TEST
+
 START_TEST(test_bad_heads)
 {
 	struct standing head;
+	struct held_head hh;
 
 	reset();
 	/* No queue: an empty head, nothing to read. */
-	ck_assert_int_eq(qreply_join_head(arr(0), &head), 0);
+	ck_assert_int_eq(qreply_join_head(arr(0), &head, &hh),
+	    JOIN_HEAD_NO_QUEUE);
 	ck_assert_int_eq(head.q.now_ms, 0);
-	ck_assert_int_eq(qreply_join_head(arr(13, HEAD_PART), &head),
-	    -1);				/* no line length */
-	ck_assert_int_eq(qreply_join_head(arr(14, str("x"), HEAD_PART),
-	    &head), -1);			/* line not a number */
-	ck_assert_int_eq(qreply_join_head(arr(14, num(-1), HEAD_PART),
-	    &head), -1);
-	ck_assert_int_eq(qreply_join_head(arr(14, num(0), num(1), num(2),
+	ck_assert_int_eq(qreply_join_head(arr(16, HEAD_PART, HELD_PART),
+	    &head, &hh), -1);			/* no line length */
+	ck_assert_int_eq(qreply_join_head(arr(17, str("x"), HEAD_PART,
+	    HELD_PART), &head, &hh), -1);	/* line not a number */
+	ck_assert_int_eq(qreply_join_head(arr(17, num(-1), HEAD_PART,
+	    HELD_PART), &head, &hh), -1);
+	ck_assert_int_eq(qreply_join_head(arr(14, num(6), HEAD_PART),
+	    &head, &hh), -1);			/* nothing of what to hold */
+	ck_assert_int_eq(qreply_join_head(arr(17, num(0), num(1), num(2),
 	    str("1"), str("rate"), str("open"), str("x"), str("1"), str("0"),
-	    str("300"), str(""), num(0), num(0), num(0)), &head),
-	    -1);	/* batch not a number */
-	ck_assert_int_eq(qreply_join_head(str("x"), &head), -1);
+	    str("300"), str(""), num(0), num(0), num(0), HELD_PART), &head,
+	    &hh), -1);	/* batch not a number */
+	ck_assert_int_eq(qreply_join_head(arr(17, num(6), HEAD_PART, str(""),
+	    str("x"), str("0")), &head, &hh), -1);	/* max_waiting */
+	ck_assert_int_eq(qreply_join_head(arr(4, num(6), num(1), num(2),
+	    num(3)), &head, &hh), -1);		/* short, state not text */
+	ck_assert_int_eq(qreply_join_head(arr(3, num(6), num(1), num(2)),
+	    &head, &hh), -1);
+	ck_assert_int_eq(qreply_join_head(str("x"), &head, &hh), -1);
 }
 END_TEST
 
@@ -289,8 +324,11 @@ START_TEST(test_tick_and_figures)
 	struct queue_figures f;
 
 	reset();
-	ck_assert_int_eq(qreply_tick(arr(8, num(1), num(2), num(3), num(4),
-	    num(0), num(-1), num(300), num(1)), &t), 0);
+	ck_assert_int_eq(qreply_tick(arr(10, num(1), num(2), num(3), num(4),
+	    num(0), num(-1), num(300), num(1), str("2.500000"), str("17")), &t),
+	    0);
+	ck_assert(t.rate == 2.5);
+	ck_assert_str_eq(t.ver, "17");
 	ck_assert_int_eq(t.draw, TICK_DRAW_DUE);
 	ck_assert_int_eq(t.expired, 1);
 	ck_assert_int_eq(t.admitted, 3);
@@ -298,12 +336,15 @@ START_TEST(test_tick_and_figures)
 	ck_assert_int_eq(t.full_ms, 0);
 	ck_assert_int_eq(t.pow_bits, -1);	/* no challenge */
 	ck_assert_int_eq(t.pow_ttl, 300);
-	ck_assert_int_eq(qreply_tick(arr(8, num(1), num(0), num(0), num(4),
-	    num(1700000000123), num(16), num(60), num(0)), &t), 0);
+	ck_assert_int_eq(qreply_tick(arr(10, num(1), num(0), num(0), num(4),
+	    num(1700000000123), num(16), num(60), num(0), str("0"), str("")),
+	    &t), 0);
 	ck_assert_int_eq(t.full_ms, 1700000000123);	/* Redis was full */
 	ck_assert_int_eq(t.pow_bits, 16);
-	ck_assert_int_eq(qreply_tick(arr(7, num(1), num(2), num(3), num(4),
-	    num(0), num(-1), num(300)), &t), -1);	/* a field short */
+	ck_assert_int_eq(qreply_tick(arr(9, num(1), num(2), num(3), num(4),
+	    num(0), num(-1), num(300), num(0), str("1")), &t), -1); /* short */
+	ck_assert_int_eq(qreply_tick(arr(10, num(1), num(2), num(3), num(4),
+	    num(0), num(-1), num(300), num(0), str("fast"), str("")), &t), -1);
 	ck_assert_int_eq(qreply_tick(arr(1, str("no_queue")), &t), -1);
 	ck_assert_int_eq(qreply_first(arr(1, str("no_queue"))),
 	    RESULT_NO_QUEUE);
@@ -379,6 +420,7 @@ main(void)
 	tcase_add_test(tc, test_lua_facts_count);
 	tcase_add_test(tc, test_ranks);
 	tcase_add_test(tc, test_tick_and_figures);
+	tcase_add_test(tc, test_short_head);
 	tcase_add_test(tc, test_lookup);
 	tcase_add_test(tc, test_result_words);
 	suite_add_tcase(s, tc);
