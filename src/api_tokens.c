@@ -16,6 +16,7 @@
 #include "http.h"
 #include "invite.h"
 #include "join_batch.h"
+#include "join_body.h"
 #include "log.h"
 #include "qstore.h"
 #include "text.h"
@@ -91,12 +92,12 @@ join_done(enum result r, const struct standing *s, void *arg)
 	free(c);
 }
 
-/* A join's challenge and nonce (NULL: none); -1 after answering 400. */
+/* 0 when a join's challenge and nonce are both strings or both absent;
+ * -1 after answering 400. */
 static int
-join_proof_fields(struct evhttp_request *req, const json_t *doc,
-    const char **challenge, const char **nonce)
+join_proof_fields(struct evhttp_request *req, const struct join_fields *f)
 {
-	switch (valid_join_proof(doc, challenge, nonce)) {
+	switch (join_body_proof(f)) {
 	case JOIN_PROOF_OK:
 		return 0;
 	case JOIN_PROOF_PAIR:
@@ -116,23 +117,23 @@ join_proof_fields(struct evhttp_request *req, const json_t *doc,
 }
 
 /*
- * The optional body {"user": "...", "challenge": "...", "nonce": "..."}
- * (valid_join_body and valid_join_proof have the rules): 0, *user (NULL
- * when none), *challenge and *nonce (NULL when none) when good; -1 after
- * answering 400.
+ * The optional body {"user": "...", "challenge": "...", "nonce": "...",
+ * "invite": "..."} into *f (join_body.c and valid_join_body have the
+ * rules; join_body_clear it after, whatever this returns): 0 when good,
+ * the user, challenge and nonce then NULL or strings; -1 after answering
+ * 400.
  */
 static int
-join_body(struct evhttp_request *req, json_t **doc, const char **user,
-    const char **challenge, const char **nonce)
+join_body(struct evhttp_request *req, struct join_fields *f)
 {
 	struct evbuffer *in = evhttp_request_get_input_buffer(req);
 	size_t len = evbuffer_get_length(in);
 	json_error_t jerr;
 
-	switch (valid_join_body(len ? (const char *)evbuffer_pullup(in, -1) :
-	    "", len, doc, user, &jerr)) {
+	switch (join_body_parse(f, len ? (const char *)evbuffer_pullup(in, -1) :
+	    "", len, &jerr)) {
 	case JOIN_BODY_OK:
-		return join_proof_fields(req, *doc, challenge, nonce);
+		return join_proof_fields(req, f);
 	case JOIN_BODY_BAD_JSON:
 		http_send_error(req, 400, "bad_json", "the body is not valid "
 		    "JSON: %s (line %d)", jerr.text, jerr.line);
@@ -155,29 +156,28 @@ join_body(struct evhttp_request *req, json_t **doc, const char **user,
 }
 
 /*
- * The body's invitation, if any: 0 with *use filled (its kind and id
+ * The body's invitation v, if any: 0 with *use filled (its kind and id
  * borrowed from iv) or use->kind NULL when there is none; -1 after
  * answering 400 or 403 invite_invalid. Checked in memory, before the
  * join goes to Redis, so a bad one changes nothing.
  */
 static int
-join_invite(struct app *app, struct evhttp_request *req, json_t *doc,
-    const char *queue, struct invite *iv, struct qs_use *use)
+join_invite(struct app *app, struct evhttp_request *req,
+    const struct join_field *v, const char *queue, struct invite *iv,
+    struct qs_use *use)
 {
-	json_t *v = doc ? json_object_get(doc, "invite") : NULL;
 	const char *why;
 
 	memset(use, 0, sizeof *use);
-	if (v == NULL)
+	if (v->type == JOIN_FIELD_NONE)
 		return 0;
-	if (!json_is_string(v)) {
+	if (v->type != JOIN_FIELD_STRING) {
 		http_send_error(req, 400, "bad_request",
 		    "\"invite\" must be a string");
 		return -1;
 	}
-	if (invite_verify(app->passkeys, json_string_value(v),
-	    json_string_length(v), (long long)time(NULL), queue, iv,
-	    &why) == -1) {
+	if (invite_verify(app->passkeys, v->s, v->len, (long long)time(NULL),
+	    queue, iv, &why) == -1) {
 		http_send_error(req, 403, "invite_invalid", "%s", why);
 		return -1;
 	}
@@ -212,20 +212,21 @@ void
 api_join(struct app *app, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
+	struct join_fields body;	/* no malloc for the body */
 	struct join_call *j;
 	struct api_call *c;
-	const char *user, *challenge, *nonce;
 	struct api_proof proof;
 	struct invite iv;
 	struct qs_use use;
-	json_t *doc = NULL;
 	uuid_t uu;
 
-	if (api_join_origin(app, req) == -1 ||
-	    join_body(req, &doc, &user, &challenge, &nonce) == -1 ||
-	    join_invite(app, req, doc, m->queue, &iv, &use) == -1 ||
+	if (api_join_origin(app, req) == -1)
+		return;
+	if (join_body(req, &body) == -1 ||
+	    join_invite(app, req, &body.invite, m->queue, &iv, &use) == -1 ||
 	    api_join_rate(app, req, client) == -1 ||
-	    join_proof(app, req, m->queue, challenge, nonce, &use, &proof) == -1)
+	    join_proof(app, req, m->queue, body.challenge.s, body.nonce.s, &use,
+	    &proof) == -1)
 		goto done;
 	if ((j = calloc(1, sizeof *j)) == NULL) {
 		http_send_error(req, 500, "internal", "out of memory");
@@ -239,13 +240,13 @@ api_join(struct app *app, struct evhttp_request *req,
 	uuid_unparse_lower(uu, c->token);
 	/* Before the add: a full batch is sent, and may be answered, in it. */
 	http_await(req);
-	if (join_batch_add(app->join_batch, c->queue, c->token, user,
+	if (join_batch_add(app->join_batch, c->queue, c->token, body.user.s,
 	    use.kind ? &use : NULL, join_done, c) == -1) {
 		http_send_error(req, 500, "internal", "out of memory");
 		free(c);
 	}
 done:
-	json_decref(doc);
+	join_body_clear(&body);
 }
 
 static void

@@ -1,7 +1,6 @@
 /* validate.c: identifier and join body checks of API.md; pure. */
 #include <string.h>
 
-#include "pow.h"
 #include "validate.h"
 
 int
@@ -113,30 +112,6 @@ join_known_fields(const json_t *doc)
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
 		n += json_object_get(doc, known[i]) != NULL;
 	return n;
-}
-
-enum join_proof
-valid_join_proof(const json_t *doc, const char **challenge,
-    const char **nonce)
-{
-	const json_t *c = doc ? json_object_get(doc, "challenge") : NULL;
-	const json_t *n = doc ? json_object_get(doc, "nonce") : NULL;
-
-	*challenge = *nonce = NULL;
-	if (c == NULL && n == NULL)
-		return JOIN_PROOF_OK;
-	if (c == NULL || n == NULL)
-		return JOIN_PROOF_PAIR;
-	if (!json_is_string(c) || json_string_length(c) < 1 ||
-	    json_string_length(c) > POW_CHALLENGE_MAX ||
-	    strlen(json_string_value(c)) != json_string_length(c))
-		return JOIN_PROOF_BAD_CHALLENGE;
-	if (!json_is_string(n) || !pow_valid_nonce(json_string_value(n),
-	    json_string_length(n)))
-		return JOIN_PROOF_BAD_NONCE;
-	*challenge = json_string_value(c);
-	*nonce = json_string_value(n);
-	return JOIN_PROOF_OK;
 }
 
 enum join_body

@@ -34,25 +34,12 @@ enum join_body {
 
 /*
  * The optional body of a join, {"user": "...", "challenge": "...",
- * "nonce": "..."} (each field optional), of len bytes (0: none).
+ * "nonce": "...", "invite": "..."} (each field optional), of len bytes
+ * (0: none), parsed by jansson: join_body.c's reference and fallback.
  * *doc is the parsed body for the caller to json_decref (NULL when none),
  * even on error; *user, borrowed from *doc, is NULL when none or on error.
  */
 enum join_body valid_join_body(const char *body, size_t len, json_t **doc,
     const char **user, json_error_t *err);
-
-enum join_proof {
-	JOIN_PROOF_OK,
-	JOIN_PROOF_PAIR,		/* challenge or nonce without the other */
-	JOIN_PROOF_BAD_CHALLENGE,	/* not a string of 1 to 200, or a NUL */
-	JOIN_PROOF_BAD_NONCE		/* not 1 to 32 ASCII letters or digits */
-};
-
-/*
- * The proof of work of a join's body doc (valid_join_body's; NULL: no
- * body): *challenge and *nonce, borrowed from doc, both NULL when none.
- */
-enum join_proof valid_join_proof(const json_t *doc, const char **challenge,
-    const char **nonce);
 
 #endif

@@ -7,7 +7,8 @@
  * The invariants: nothing crashes or leaks; a route's captures are valid
  * ids, segments of the path; the Allow list agrees with the verdict; a
  * user accepted is valid UTF-8 (jansson's own check says so) and the body
- * it came from is an object with no field but "user".
+ * it came from is an object with no field but "user", "challenge",
+ * "nonce" and "invite", and "user" among them.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -95,6 +96,19 @@ check_route(int method, const char *path)
 		    m.allow, method, path);
 }
 
+/* How many of a join's documented fields doc has. */
+static size_t
+known_fields(const json_t *doc)
+{
+	static const char *const known[] = { "user", "challenge", "nonce",
+	    "invite" };
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		n += json_object_get(doc, known[i]) != NULL;
+	return n;
+}
+
 static void
 check_body(const char *body, size_t len)
 {
@@ -112,7 +126,8 @@ check_body(const char *body, size_t len)
 	}
 	if ((len == 0) != (doc == NULL) ||
 	    (doc != NULL && (!json_is_object(doc) ||
-	    json_object_size(doc) != (user != NULL))))
+	    json_object_size(doc) != known_fields(doc) ||
+	    (json_object_get(doc, "user") != NULL) != (user != NULL))))
 		FAIL("accepted body of %zu bytes: %.*s", len, (int)len, body);
 	if (user != NULL) {
 		if (!valid_user(user, strlen(user)) ||
