@@ -100,10 +100,12 @@ local pre = c.opens_at > 0 and now < c.opens_at
 local seq
 local entrants = pre and undrawn() or 0
 local joined = 0
--- The new places go into the line with one ZADD at the end (and into the
--- seen set with another, all scored now_s); until then, pending[token] is
--- the rank of a token a user key names (no other token can be asked for
--- again within the batch).
+-- The new places go into the line with one ZADD at the end, and into the
+-- seen set with another, scored now_s: one mark for the batch's tickets
+-- (lib.lua's batch_mark) after the opening, each token before it (a
+-- pre-queue entrant's score changes at the draw); until then,
+-- pending[token] is the rank of a token a user key names (no other token
+-- can be asked for again within the batch).
 local places, seen, pending, np = {}, {}, {}, 0
 local now_s = ms_text(now)
 
@@ -182,10 +184,11 @@ local function join_one(i, token, userkey, guard)
     seq = redis.call('INCRBY', KEYS[2], n) - n + (pre and PRE or 0)
   end
   places[np + 1], places[np + 2] = seq + i, token
-  seen[np + 1], seen[np + 2] = now_s, token
   np = np + 2
   waiting = waiting + 1
   if pre then
+    local k = #seen
+    seen[k + 1], seen[k + 2] = now_s, token
     entrants = entrants + 1
     if userkey then
       pending[token] = -entrants
@@ -239,7 +242,6 @@ for i = 1, n do
       end
       local token = ARGV[first + i]
       places[np + 1], places[np + 2] = seq + i, token
-      seen[np + 1], seen[np + 2] = now_s, token
       np = np + 2
       joined = joined + 1
       waiting = waiting + 1
@@ -254,7 +256,11 @@ for i = 1, n do
 end
 if np > 0 then
   redis.call('ZADD', KEYS[3], unpack(places))
-  redis.call('ZADD', KEYS[5], unpack(seen))
+  if pre then
+    redis.call('ZADD', KEYS[5], unpack(seen))
+  else
+    redis.call('ZADD', KEYS[5], now_s, batch_mark(seq + 1, seq + n))
+  end
 end
 if joined > 0 then
   redis.call('HINCRBY', KEYS[6], 'joined', joined)

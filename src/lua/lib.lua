@@ -96,6 +96,18 @@ local function draw_holds(c, now)
   return c.opens_at > 0 and (now < c.opens_at or undrawn() > 0)
 end
 
+-- A join batch's mark in the seen set, '@first:last' (its tickets, the
+-- scores its new places took in the line): one member, scored when the
+-- batch ran, stands for all of them until each is seen on its own (a
+-- status or a stream adds the token itself). tick.lua's sweep drops those
+-- of its tickets still waiting and not seen since, once the mark is
+-- waiting_ttl old. (After the opening only: a pre-queue entrant's score
+-- changes at the draw, so each is marked on its own.) A token is never
+-- '@'-led, so a mark is told from one by its first byte.
+local function batch_mark(first, last)
+  return string.format('@%d:%d', first, last)
+end
+
 -- Active sessions not yet ended at now.
 local function active_count(now)
   return redis.call('ZCOUNT', KEYS[4], '(' .. now, '+inf')

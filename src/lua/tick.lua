@@ -121,6 +121,44 @@ if c.mode == 'capacity' then
   sessions_ended(#ended, (tonumber(c.active_ttl) or 300) * 1000, c)
 end
 
+-- The waiters of old, the seen set's members not seen for waiting_ttl:
+-- its tokens, and for each join batch's mark (lib.lua's batch_mark) those
+-- of its tickets still in the line and not in the seen set, never seen
+-- since they joined. A mark is taken only while the tokens taken stay
+-- within cap (one batch is at most 64), and leaves the seen set here; the
+-- rest wait for the next tick.
+local function quiet_waiters(old, cap)
+  local quiet, done, budget = {}, {}, cap
+  for i = 1, #old do
+    if string.byte(old[i]) ~= 64 then
+      quiet[#quiet + 1] = old[i]
+      budget = budget - 1
+    end
+  end
+  for i = 1, #old do
+    local first, last = string.match(old[i], '^@(%d+):(%d+)$')
+    if string.byte(old[i]) == 64 and (not first or
+        last - first + 1 <= budget) then
+      done[#done + 1] = old[i]
+      local batch = first and
+        redis.call('ZRANGEBYSCORE', KEYS[3], first, last) or {}
+      budget = budget - #batch
+      if #batch > 0 then
+        local at = redis.call('ZMSCORE', KEYS[5], unpack(batch))
+        for k = 1, #batch do
+          if not at[k] then
+            quiet[#quiet + 1] = batch[k]
+          end
+        end
+      end
+    end
+  end
+  if #done > 0 then
+    redis.call('ZREM', KEYS[5], unpack(done))
+  end
+  return quiet
+end
+
 -- (2) waiters whose client has gone quiet, unless Redis was full lately
 local was_full = tonumber(redis.call('GET', KEYS[8]) or '0')
 local ago = tonumber(ARGV[3]) or -1
@@ -131,8 +169,8 @@ if seen_full > was_full then
 end
 local quiet = {}
 if now - was_full >= ttl then
-  quiet = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now - ttl,
-    'LIMIT', 0, cap)
+  quiet = quiet_waiters(redis.call('ZRANGEBYSCORE', KEYS[5], '-inf',
+    now - ttl, 'LIMIT', 0, cap), cap)
 end
 if #quiet > 0 then
   redis.call('ZREM', KEYS[3], unpack(quiet))

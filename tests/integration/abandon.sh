@@ -49,3 +49,42 @@ check_eq "$(rcli hget "wr:{ab}:stats" admitted)" "" \
 http GET /v1/queues/ab
 check_jq '.state == "paused" and .active == 0 and .eta_seconds_for_new == null' \
     "summary of a paused queue: state paused, nobody active, no ETA"
+
+# ---- joins of one batch: each is judged on its own ---------------------------
+
+# Six joins at once, which the daemon sends to Redis in one batch or a
+# few: the batch is marked seen once, for its tickets (lib.lua's
+# batch_mark). Three of them are asked about every second, one of them
+# only until half-way; the other three never again.
+url=$WR_BASE/v1/queues/ab/tokens
+curl -s --parallel --parallel-immediate -X POST "$url" "$url" "$url" "$url" \
+    "$url" "$url" >"$WR_TMP/six.json"
+mapfile -t six < <(grep -oE '"token":"[^"]*"' "$WR_TMP/six.json" | cut -d'"' -f4)
+check_eq "${#six[@]}" 6 "six joins at once take six places"
+marks=$(rcli zrange 'wr:{ab}:seen' 0 -1 | grep -c '^@')
+check_eq "$((marks >= 1 && marks <= 6))" 1 \
+    "the seen set marks their batches, not each token ($marks marks)"
+asked=("${six[0]}" "${six[2]}" "${six[4]}")
+t0=$(now_ms) left=''
+for ((i = 0; i < 15; i++)); do
+	for t in "$polled" "${asked[@]}"; do
+		# six[4] stops asking after 2 s
+		[ "$t" = "${six[4]}" ] && [ $(($(now_ms) - t0)) -gt 2000 ] && continue
+		http GET "/v1/queues/ab/tokens/$t"
+	done
+	left=$(rcli zcard "wr:{ab}:waiting")
+	[ "$left" = 3 ] && break
+	sleep 1
+done
+check_eq "$left" 3 "the three never asked about are dropped, then the one that stopped (within 15 s)"
+for t in "$polled" "${six[0]}" "${six[2]}"; do
+	http GET "/v1/queues/ab/tokens/$t"
+	check_jq '.status == "waiting"' "a waiter who kept asking keeps its place"
+done
+for t in "${six[1]}" "${six[3]}" "${six[4]}" "${six[5]}"; do
+	http GET "/v1/queues/ab/tokens/$t"
+	check_error 404 token_not_found "an abandoned one of the batch is gone"
+done
+check_eq "$(rcli hget "wr:{ab}:stats" abandoned)" 5 "five abandonments are counted in all"
+check_eq "$(rcli zrange 'wr:{ab}:seen' 0 -1 | grep -c '^@')" 0 \
+    "the batches' marks have left the seen set"
