@@ -1,4 +1,6 @@
 /* connq.c: connections by state, oldest first; see connq.h. Pure. */
+#include <string.h>
+
 #include "connq.h"
 
 void
@@ -74,17 +76,27 @@ connq_victim(const struct connq *q)
 	return idle;
 }
 
-/* eol: 0 inside a line, 1 just after "\n", 2 just after "\n\r". */
+/*
+ * eol: 0 inside a line, 1 just after "\n", 2 just after "\n\r". Inside a
+ * line only its end matters, found by memchr rather than byte by byte.
+ */
 int
 connq_scan(struct connq_entry *e, const char *p, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		if (p[i] == '\n' && e->eol > 0)
-			return 1;
-		if (p[i] == '\n')
+	const char *end = p + len, *nl;
+
+	while (p < end) {
+		if (e->eol == 0) {
+			if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+				return 0;
 			e->eol = 1;
-		else
-			e->eol = p[i] == '\r' && e->eol == 1 ? 2 : 0;
+			p = nl + 1;
+			continue;
+		}
+		if (*p == '\n')
+			return 1;
+		e->eol = *p == '\r' && e->eol == 1 ? 2 : 0;
+		p++;
 	}
 	return 0;
 }

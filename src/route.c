@@ -79,14 +79,31 @@ seg_copy(char *dst, size_t size, const struct segs *s, int i)
 	dst[n] = '\0';
 }
 
+/*
+ * The patterns' segments, split once per process rather than for every
+ * route on every request (a tenth of what routing a join cost).
+ */
+static const struct segs *
+route_patterns(void)
+{
+	static struct segs pats[NROUTES];
+	static int ready;
+
+	if (!ready) {
+		for (size_t i = 0; i < NROUTES; i++)
+			route_split(routes[i].pattern, &pats[i]);
+		ready = 1;
+	}
+	return pats;
+}
+
 /* Does the path have the pattern's shape? Captures into m. */
 static int
-route_shape(const struct route *r, const struct segs *s, struct route_match *m,
-    int *long_capture)
+route_shape(const struct segs *pat_of, const struct segs *s,
+    struct route_match *m, int *long_capture)
 {
-	struct segs pat;
+	const struct segs pat = *pat_of;
 
-	route_split(r->pattern, &pat);
 	if (pat.n != s->n)
 		return 0;
 	for (int i = 0; i < s->n; i++) {
@@ -133,6 +150,7 @@ route_allow(int methods, char *buf, size_t size)
 enum route_result
 route_match(int method, const char *path, struct route_match *m)
 {
+	const struct segs *pats = route_patterns();
 	struct segs s;
 	int toolong = 0;
 
@@ -141,7 +159,7 @@ route_match(int method, const char *path, struct route_match *m)
 	if (route_split(path, &s) == -1)
 		return ROUTE_NOT_FOUND;
 	for (size_t i = 0; i < NROUTES; i++) {
-		if (!route_shape(&routes[i], &s, m, &toolong))
+		if (!route_shape(&pats[i], &s, m, &toolong))
 			continue;
 		m->id = routes[i].id;
 		if (m->queue[0] && ((toolong & 1) || !valid_queue_id(m->queue)))

@@ -87,6 +87,10 @@ START_TEST(test_scan)
 	ck_assert_int_eq(scan(crlf, 100), 1);
 	/* byte by byte: the end is the 27th byte, the last "\n" */
 	ck_assert_int_eq(scan(crlf, 1), 27);
+	/* in pieces of any size: the one holding that byte (index 26) */
+	for (size_t n = 1; n <= 40; n++)
+		ck_assert_int_eq(scan(crlf, n), (int)(26 / n) + 1);
+	ck_assert_int_eq(scan("GET / HTTP/1.1\r\nX: a\n\r\n", 5), 5);
 	ck_assert_int_eq(scan("GET / HTTP/1.1\nHost: a\n\n", 1), 24);
 	ck_assert_int_eq(scan("GET / HTTP/1.1\r\nHost: a\r\n", 1), 0);
 	ck_assert_int_eq(scan("GET / HTTP/1.1\r\nX: \r\r\n", 1), 0);
