@@ -41,6 +41,18 @@ join_field_at(struct join_fields *f, size_t i)
 	return (struct join_field *)((char *)f + join_keys[i].off);
 }
 
+const char *
+join_body_name(size_t i)
+{
+	return i < JOIN_NKEYS ? join_keys[i].name : NULL;
+}
+
+const struct join_field *
+join_body_field(const struct join_fields *f, size_t i)
+{
+	return join_field_at((struct join_fields *)f, i);
+}
+
 static void
 scan_ws(struct scan *s)
 {

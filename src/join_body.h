@@ -48,6 +48,14 @@ struct join_fields {
  */
 enum join_body join_body_parse(struct join_fields *f, const char *body,
     size_t len, json_error_t *err);
+/*
+ * The documented fields by number, from 0 (for tests that walk them all):
+ * the i-th's name (NULL past the last), and the i-th field of f.
+ */
+const char *join_body_name(size_t i);
+const struct join_field *join_body_field(const struct join_fields *f,
+    size_t i);
+
 /* Release what join_body_parse kept (jansson's tree). */
 void join_body_clear(struct join_fields *f);
 

@@ -101,9 +101,8 @@ valid_user(const char *s, size_t len)
 	return chars >= 1;
 }
 
-/* How many of the fields a join may carry doc has. */
-static size_t
-join_known_fields(const json_t *doc)
+size_t
+valid_join_known_fields(const json_t *doc)
 {
 	static const char *const known[] = { "user", "challenge", "nonce",
 	    "invite" };
@@ -128,7 +127,7 @@ valid_join_body(const char *body, size_t len, json_t **doc,
 	if (*doc == NULL)
 		return JOIN_BODY_BAD_JSON;
 	if (!json_is_object(*doc) || json_object_size(*doc) >
-	    join_known_fields(*doc))
+	    valid_join_known_fields(*doc))
 		return JOIN_BODY_BAD_SHAPE;
 	if ((u = json_object_get(*doc, "user")) == NULL)
 		return JOIN_BODY_OK;

@@ -41,5 +41,7 @@ enum join_body {
  */
 enum join_body valid_join_body(const char *body, size_t len, json_t **doc,
     const char **user, json_error_t *err);
+/* How many of the fields a join may carry (doc/api.md) doc has. */
+size_t valid_join_known_fields(const json_t *doc);
 
 #endif

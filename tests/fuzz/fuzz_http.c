@@ -96,19 +96,6 @@ check_route(int method, const char *path)
 		    m.allow, method, path);
 }
 
-/* How many of a join's documented fields doc has. */
-static size_t
-known_fields(const json_t *doc)
-{
-	static const char *const known[] = { "user", "challenge", "nonce",
-	    "invite" };
-	size_t n = 0;
-
-	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-		n += json_object_get(doc, known[i]) != NULL;
-	return n;
-}
-
 static void
 check_body(const char *body, size_t len)
 {
@@ -126,7 +113,7 @@ check_body(const char *body, size_t len)
 	}
 	if ((len == 0) != (doc == NULL) ||
 	    (doc != NULL && (!json_is_object(doc) ||
-	    json_object_size(doc) != known_fields(doc) ||
+	    json_object_size(doc) != valid_join_known_fields(doc) ||
 	    (json_object_get(doc, "user") != NULL) != (user != NULL))))
 		FAIL("accepted body of %zu bytes: %.*s", len, (int)len, body);
 	if (user != NULL) {

@@ -26,32 +26,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size);
 #define FAIL(...) do { fprintf(stderr, "fuzz_join: " __VA_ARGS__); \
 	fputc('\n', stderr); abort(); } while (0)
 
-static const char *const names[] = { "user", "challenge", "nonce",
-    "invite" };
-
-static const struct join_field *
-field(const struct join_fields *f, size_t i)
-{
-	const struct join_field *all[] = { &f->user, &f->challenge,
-	    &f->nonce, &f->invite };
-
-	return all[i];
-}
-
 /* f's fields against doc's (NULL: no tree); how many are strings. */
 static size_t
 same_fields(const struct join_fields *f, const json_t *doc)
 {
 	size_t strings = 0;
 
-	for (size_t i = 0; i < 4; i++) {
-		const struct join_field *v = field(f, i);
-		json_t *j = json_object_get(doc, names[i]);
+	for (size_t i = 0; join_body_name(i) != NULL; i++) {
+		const struct join_field *v = join_body_field(f, i);
+		json_t *j = json_object_get(doc, join_body_name(i));
 
 		if (j == NULL || !json_is_string(j)) {
 			if (v->type != (j ? JOIN_FIELD_OTHER :
 			    JOIN_FIELD_NONE) || v->s != NULL)
-				FAIL("%s is %d, jansson's %s", names[i],
+				FAIL("%s is %d, jansson's %s", join_body_name(i),
 				    v->type, j ? "not a string" : "absent");
 			continue;
 		}
@@ -59,7 +47,7 @@ same_fields(const struct join_fields *f, const json_t *doc)
 		    v->len != json_string_length(j) ||
 		    memcmp(v->s, json_string_value(j), v->len) != 0 ||
 		    v->s[v->len] != '\0')
-			FAIL("%s differs from jansson's", names[i]);
+			FAIL("%s differs from jansson's", join_body_name(i));
 		strings++;
 	}
 	return strings;
@@ -98,14 +86,14 @@ check_scanned(const struct join_fields *f, enum join_body ref,
 		FAIL("took a body jansson has as something else");
 	if (ref != (user_ok ? JOIN_BODY_OK : JOIN_BODY_BAD_USER))
 		FAIL("took a body jansson gives %d", ref);
-	for (size_t i = 0; i < 4; i++) {
-		const struct join_field *v = field(f, i);
+	for (size_t i = 0; join_body_name(i) != NULL; i++) {
+		const struct join_field *v = join_body_field(f, i);
 
 		if (v->type == JOIN_FIELD_OTHER || (v->type ==
 		    JOIN_FIELD_STRING && (strlen(v->s) != v->len ||
 		    !utf8_valid(v->s, v->len))))
 			FAIL("took %s of NUL, bad UTF-8 or another type",
-			    names[i]);
+			    join_body_name(i));
 	}
 }
 

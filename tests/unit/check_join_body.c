@@ -12,18 +12,6 @@
 #define HAN "\xed\x95\x9c"
 #define GRIN "\xf0\x9f\x98\x80"
 
-static const char *const names[] = { "user", "challenge", "nonce",
-    "invite" };
-
-static const struct join_field *
-field(const struct join_fields *f, size_t i)
-{
-	const struct join_field *all[] = { &f->user, &f->challenge,
-	    &f->nonce, &f->invite };
-
-	return all[i];
-}
-
 /* Does every field of f say what jansson's tree doc says? */
 static void
 same_as_jansson(const char *body, size_t len, const struct join_fields *f)
@@ -33,20 +21,20 @@ same_as_jansson(const char *body, size_t len, const struct join_fields *f)
 	json_t *doc;
 
 	valid_join_body(body, len, &doc, &user, &err);
-	for (size_t i = 0; i < 4; i++) {
-		const struct join_field *v = field(f, i);
-		json_t *j = json_object_get(doc, names[i]);
+	for (size_t i = 0; join_body_name(i) != NULL; i++) {
+		const struct join_field *v = join_body_field(f, i);
+		json_t *j = json_object_get(doc, join_body_name(i));
 
 		if (j == NULL || !json_is_string(j)) {
 			ck_assert_msg(v->type == (j ? JOIN_FIELD_OTHER :
 			    JOIN_FIELD_NONE) && v->s == NULL,
-			    "%s: %s is %d", body, names[i], v->type);
+			    "%s: %s is %d", body, join_body_name(i), v->type);
 			continue;
 		}
 		ck_assert_msg(v->type == JOIN_FIELD_STRING &&
 		    v->len == json_string_length(j) &&
 		    memcmp(v->s, json_string_value(j), v->len) == 0 &&
-		    v->s[v->len] == '\0', "%s: %s differs", body, names[i]);
+		    v->s[v->len] == '\0', "%s: %s differs", body, join_body_name(i));
 	}
 	json_decref(doc);
 }

@@ -23,6 +23,17 @@ full_head(struct standing *s, struct held_head *hh, const char *ver)
 	hh->max_waiting = 50, hh->closes_at_ms = 123456;
 }
 
+/* A full head of queue whose version ver may be held (""; may not). */
+static void
+put_full(struct held *h, const char *queue, const char *ver)
+{
+	struct standing s;
+	struct held_head hh;
+
+	full_head(&s, &hh, ver);
+	held_put(h, queue, &s, &hh);
+}
+
 /* A queue name other than queue in the same slot. */
 static void
 same_slot(const char *queue, char *out, size_t size)
@@ -52,12 +63,10 @@ END_TEST
 START_TEST(test_held_after_head_and_tick)
 {
 	struct held *h = held_new();
-	struct held_head hh;
 	struct held_send hs;
-	struct standing s, got = { 0 };
+	struct standing got = { 0 };
 
-	full_head(&s, &hh, "1700000000000001");
-	held_put(h, "q", &s, &hh);
+	put_full(h, "q", "1700000000000001");
 	/* a tick that read the configuration before it changed */
 	held_rate(h, "q", "1699999999999999", 9);
 	held_rate(h, "q", "1700000000000001", 2.5);
@@ -88,14 +97,11 @@ END_TEST
 START_TEST(test_version_not_holdable)
 {
 	struct held *h = held_new();
-	struct held_head hh;
 	struct held_send hs;
-	struct standing s, got = { 0 };
+	struct standing got = { 0 };
 
-	full_head(&s, &hh, "1700000000000001");
-	held_put(h, "q", &s, &hh);
-	full_head(&s, &hh, "");		/* e.g. made a capacity queue */
-	held_put(h, "q", &s, &hh);
+	put_full(h, "q", "1700000000000001");
+	put_full(h, "q", "");		/* e.g. made a capacity queue */
 	held_send(h, "q", &hs);
 	ck_assert_str_eq(hs.ver, "");
 	ck_assert_int_eq(held_fill(h, "q", &got), -1);
@@ -106,23 +112,20 @@ END_TEST
 START_TEST(test_slot_kept_while_batches_run)
 {
 	struct held *h = held_new();
-	struct held_head hh;
 	struct held_send hs;
-	struct standing s, got = { 0 };
+	struct standing got = { 0 };
 	char other[32];
 
 	same_slot("q", other, sizeof other);
-	full_head(&s, &hh, "11");
-	held_put(h, "q", &s, &hh);
+	put_full(h, "q", "11");
 	held_send(h, "q", &hs);		/* a batch in Redis */
 	ck_assert_str_eq(hs.ver, "11");
-	full_head(&s, &hh, "22");
-	held_put(h, other, &s, &hh);	/* may not take the slot */
+	put_full(h, other, "22");	/* may not take the slot */
 	held_send(h, other, &hs);
 	ck_assert_str_eq(hs.ver, "");
 	ck_assert_int_eq(held_fill(h, "q", &got), 0);
 	held_done(h, "q");
-	held_put(h, other, &s, &hh);	/* now it may */
+	put_full(h, other, "22");	/* now it may */
 	held_send(h, other, &hs);
 	ck_assert_str_eq(hs.ver, "22");
 	held_send(h, "q", &hs);
