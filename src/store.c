@@ -1,5 +1,7 @@
 /*
- * store.c: the Redis command connection.
+ * store.c: the Redis command connection: its calls (copies, timeouts,
+ * WAIT), and its life (connect, through Sentinel or not, drop, retry).
+ * What a new connection is asked before it serves is in store_checks.c.
  *
  * Invariants, from hiredis 0.14's async API:
  * - s->ac is NULL whenever hiredis may have freed the context: it frees it
@@ -30,6 +32,7 @@
 #include "metrics.h"
 #include "sentinel.h"
 #include "store.h"
+#include "store_conn.h"
 
 #define STORE_CMD_TIMEOUT_MS 3000
 #define STORE_CONNECT_TIMEOUT_MS 2000
@@ -53,39 +56,9 @@ struct call {
 	struct call *prev, *next;
 };
 
-struct store {
-	struct event_base *base;
-	char host[CONF_ADDR_MAX];
-	int port;		/* 0: host is a unix socket path */
-	redisAsyncContext *ac;
-	int connected;
-	int loading;		/* SCRIPT LOADs still unanswered */
-	int ready;
-	int ever_ready;
-	int closing;
-	char sha[LUA_NSCRIPTS][41];
-	struct event *retry;
-	struct event *watchdog;
-	int backoff_ms;
-	unsigned long reconnects;
-	store_ready_cb *ready_cb;
-	void *ready_arg;
-	struct call *calls;	/* every call hiredis still holds */
-	char *pattern;		/* a subscriber: what it PSUBSCRIBEs */
-	store_message_cb *msg_cb;
-	void *msg_arg;
-	struct sentinel *sen;	/* NULL: a fixed address */
-	int readonly;		/* the Redis reached is not a master */
-	struct event *drop_ev;	/* drops the connection from the loop */
-	const char *drop_why;
-	long wait_replicas;	/* durable calls wait for as many replicas */
-};
 
 static void store_connect(struct store *s);
 static void store_drop(struct store *s, const char *why);
-static void store_drop_soon(struct store *s, const char *why);
-static void store_check_role(struct store *s);
-static void store_load_scripts(struct store *s);
 
 /* Error replies that mean "not serving now", not "your command is bad". */
 static int
@@ -339,7 +312,7 @@ call_send_wait(struct store *s, struct call *c)
 }
 
 /* Queue a command whatever the ready state (for loading scripts). */
-static int
+int
 store_send(struct store *s, int script, int argc, const char *const *argv,
     const size_t *lens, store_cb *cb, void *arg, int durable)
 {
@@ -404,112 +377,6 @@ store_flush(struct store *s)
 }
 
 static void
-store_become_ready(struct store *s)
-{
-	int first = !s->ever_ready;
-
-	s->ready = 1;
-	s->ever_ready = 1;
-	s->backoff_ms = 0;
-	log_info("event=store_ready role=%s addr=%s%s%d", s->pattern ?
-	    "subscriber" : "commands", s->host, s->port ? ":" : "", s->port);
-	if (s->ready_cb)
-		s->ready_cb(first, s->ready_arg);
-}
-
-struct script_load {
-	struct store *s;
-	int id;
-};
-
-static void
-store_loaded(const struct store_result *res, void *arg)
-{
-	struct script_load *l = arg;
-	struct store *s = l->s;
-	int id = l->id;
-
-	free(l);
-	if (res->status != STORE_OK || res->reply->type != REDIS_REPLY_STRING ||
-	    res->reply->len != 40) {
-		log_error("event=script_load_failed script=%s error=\"%s\"",
-		    lua_scripts[id].name, res->error ? res->error : "bad reply");
-		return;
-	}
-	memcpy(s->sha[id], res->reply->str, 40);
-	s->sha[id][40] = '\0';
-	if (--s->loading == 0 && s->connected && !s->ready)
-		store_become_ready(s);
-}
-
-static void
-store_load_scripts(struct store *s)
-{
-	s->loading = LUA_NSCRIPTS;
-	for (int i = 0; i < LUA_NSCRIPTS; i++) {
-		const char *argv[] = { "SCRIPT", "LOAD", lua_scripts[i].body };
-		struct script_load *l = malloc(sizeof *l);
-
-		if (l == NULL)
-			continue;
-		l->s = s, l->id = i;
-		if (store_send(s, -1, 3, argv, NULL, store_loaded, l, 0) == -1)
-			free(l);
-	}
-}
-
-static void
-store_policy(const struct store_result *res, void *arg)
-{
-	const redisReply *r = res->reply;
-
-	if (res->status != STORE_OK || r->type != REDIS_REPLY_ARRAY ||
-	    r->elements != 2 || r->element[1]->type != REDIS_REPLY_STRING)
-		return;
-	if (strcmp(r->element[1]->str, "noeviction") != 0)
-		log_warn("event=redis_eviction policy=%s msg=\"Redis may evict "
-		    "queue keys and lose places in line: set maxmemory-policy "
-		    "noeviction\"", r->element[1]->str);
-}
-
-/* CONFIG GET appendonly save: a Redis that keeps nothing on disk. */
-static void
-store_durability(const struct store_result *res, void *arg)
-{
-	const redisReply *r = res->reply;
-	static int said;
-	const char *aof = NULL, *save = NULL;
-
-	if (said || res->status != STORE_OK || r->type != REDIS_REPLY_ARRAY)
-		return;
-	for (size_t i = 0; i + 1 < r->elements; i += 2) {
-		if (r->element[i]->type != REDIS_REPLY_STRING ||
-		    r->element[i + 1]->type != REDIS_REPLY_STRING)
-			return;
-		if (strcmp(r->element[i]->str, "appendonly") == 0)
-			aof = r->element[i + 1]->str;
-		else if (strcmp(r->element[i]->str, "save") == 0)
-			save = r->element[i + 1]->str;
-	}
-	if (aof && save && strcmp(aof, "no") == 0 && save[0] == '\0') {
-		said = 1;
-		log_warn("event=redis_not_durable msg=\"Redis keeps neither an "
-		    "AOF nor RDB snapshots: a restart loses every place in line; "
-		    "set appendonly yes\"");
-	}
-}
-
-static void
-store_check_policy(struct store *s)
-{
-	const char *argv[] = { "CONFIG", "GET", "maxmemory-policy" };
-	const char *dur[] = { "CONFIG", "GET", "appendonly", "save" };
-
-	store_send(s, -1, 3, argv, NULL, store_policy, NULL, 0);
-	store_send(s, -1, 4, dur, NULL, store_durability, NULL, 0);
-}
-
-static void
 store_schedule(struct store *s)
 {
 	struct timeval tv;
@@ -563,7 +430,7 @@ store_on_pmessage(redisAsyncContext *ac, void *reply, void *priv)
 	    s->msg_arg);
 }
 
-static void
+void
 store_subscribe(struct store *s)
 {
 	if (redisAsyncCommand(s->ac, store_on_pmessage, s, "PSUBSCRIBE %s",
@@ -600,56 +467,11 @@ store_on_disconnect(const redisAsyncContext *ac, int status)
 }
 
 /* Drop the connection from the loop, not from inside a callback. */
-static void
+void
 store_drop_soon(struct store *s, const char *why)
 {
 	s->drop_why = why;
 	event_active(s->drop_ev, 0, 0);
-}
-
-/*
- * ROLE, first thing on a connection: only a master takes our writes. A
- * replica (a failover moved the master, or the address names one) is
- * left, and asked again after the backoff; through Sentinel, the master
- * is asked for anew.
- */
-static void
-store_role(const struct store_result *res, void *arg)
-{
-	struct store *s = arg;
-	const redisReply *r = res->reply;
-	const char *role = "master";
-
-	if (res->status != STORE_OK)
-		return;		/* the connection is going: store_lost */
-	if (r->type == REDIS_REPLY_ARRAY && r->elements > 0 &&
-	    r->element[0]->type == REDIS_REPLY_STRING)
-		role = r->element[0]->str;
-	if (strcmp(role, "master") != 0) {
-		if (!s->readonly)
-			log_warn("event=store_readonly role=%s addr=%s:%d "
-			    "msg=\"not a master: its writes are refused\"", role,
-			    s->host, s->port);
-		s->readonly = 1;
-		store_drop_soon(s, "not a master");
-		return;
-	}
-	s->readonly = 0;
-	if (s->pattern) {
-		store_subscribe(s);
-		return;
-	}
-	store_check_policy(s);
-	store_load_scripts(s);
-}
-
-static void
-store_check_role(struct store *s)
-{
-	const char *argv[] = { "ROLE" };
-
-	if (store_send(s, -1, 1, argv, NULL, store_role, s, 0) == -1)
-		store_drop_soon(s, "cannot send ROLE");
 }
 
 /* Free the context from outside any hiredis callback. */
