@@ -226,8 +226,18 @@ if [ $((ok + asked)) -eq 60 ] && [ "$ok" -ge 20 ]; then
 else
 	fail "a burst of 60 joins" "codes: $codes"
 fi
-wait_until 'fetch busy; [ "$BITS" -gt 0 ]' 5
-check_eq "$BITS" 6 "... raises the bits: pow_start_bits + 1 for 3x the calm rate"
+# A tick that measured the burst before its end saw between 21 and 39
+# joins in 10 s: the rest were refused, and the bits stay at
+# pow_start_bits (5), or reach 6 once 40 are in. All 60 in: 6 at the first
+# tick that sees them (60 joins over at most 12 s of marks is 3x calm).
+if [ "$ok" -eq 60 ]; then
+	wait_until 'fetch busy; [ "$BITS" -eq 6 ]' 5
+	check_eq "$BITS" 6 "... raises the bits: pow_start_bits + 1 for 3x the calm rate"
+else
+	wait_until 'fetch busy; [ "$BITS" -gt 0 ]' 5
+	check_match "$BITS" '^[56]$' \
+	    "... raises the bits: pow_start_bits, + 1 from 4x the calm rate ($ok joined)"
+fi
 join busy
 check_error 403 challenge_required "... and a join now needs a challenge"
 
