@@ -24,12 +24,12 @@
 #include "auth.h"
 #include "conf.h"
 #include "cors.h"
-#include "decimal.h"
 #include "clientaddr.h"
 #include "conns.h"
 #include "http.h"
 #include "log.h"
 #include "metrics.h"
+#include "stamps.h"
 #include "validate.h"
 
 #define HTTP_MAX_HEADERS 8192
@@ -38,19 +38,13 @@
 
 #define HTTP_ACCEPT_PAUSE_MS 250	/* after accept fails (EMFILE...) */
 
-/*
- * The route and arrival time of a request ride along as an input header:
- * evhttp has no user pointer on a server request, and a header lives and
- * dies with the request, even one whose client left before the answer.
- */
-#define HTTP_STAMP "X-Waitroom-Stamp"
-
 struct http {
 	struct app *app;
 	struct evhttp *evh;
 	struct evhttp_bound_socket *bs;
 	struct event *resume;
 	struct conns *conns;	/* deadlines, caps, the descriptor reserve */
+	struct stamps *stamps;	/* route and arrival, until the answer */
 };
 
 static api_handler *const handlers[] = {
@@ -70,38 +64,30 @@ http_now_us(void)
 	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
+/*
+ * The process's server: the listener's error callback gets evhttp's
+ * argument, not ours, and an answer has only its request.
+ */
+static struct http *the_http;
+
 static void
 http_stamp(struct evhttp_request *req, int route, long long start_us)
 {
-	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
-	char v[2 * DECIMAL_MAX + 2], *p;
-
-	while (evhttp_remove_header(in, HTTP_STAMP) == 0)
-		;
-	p = decimal_put(v, route);
-	*p++ = ' ';
-	decimal_str(p, start_us);
-	evhttp_add_header(in, HTTP_STAMP, v);
+	if (the_http != NULL && stamps_put(the_http->stamps, req, route,
+	    start_us) == -1)
+		log_warn("event=stamp_failed error=\"out of memory\"");
 }
 
 void
 http_observe(struct evhttp_request *req, int code)
 {
-	const char *v = evhttp_find_header(evhttp_request_get_input_headers(req),
-	    HTTP_STAMP);
-	char *end;
 	long long start;
-	long route;
+	int route;
 
-	if (v == NULL)
-		return;
-	route = strtol(v, &end, 10);
-	if (end == v || *end != ' ')
-		return;
-	start = strtoll(end + 1, &end, 10);
-	if (*end != '\0')
-		return;
-	metrics_http((int)route, code, (double)(http_now_us() - start) / 1e6);
+	if (the_http != NULL && stamps_take(the_http->stamps, req, &route,
+	    &start) == 0)
+		metrics_http(route, code, (double)(http_now_us() - start) /
+		    1e6);
 }
 
 static int
@@ -217,11 +203,8 @@ http_cors_headers(const struct conf *c, struct evhttp_request *req,
  */
 static void
 http_cors(struct app *app, struct evhttp_request *req,
-    const struct route_match *m)
+    const struct route_match *m, const char *origin)
 {
-	const char *origin = evhttp_find_header(
-	    evhttp_request_get_input_headers(req), "Origin");
-
 	if (origin != NULL && http_is_api(m->id))
 		http_cors_headers(app->conf, req, origin);
 }
@@ -333,7 +316,7 @@ http_dispatch(struct evhttp_request *req, void *arg)
 		http_route_error(req, rr, &m, path);
 		return;
 	}
-	http_cors(app, req, &m);
+	http_cors(app, req, &m, origin);
 	body = evbuffer_get_length(evhttp_request_get_input_buffer(req));
 	if (body > (size_t)app->conf->max_body) {
 		http_send_error(req, 413, "body_too_large", "a request body "
@@ -348,9 +331,6 @@ http_dispatch(struct evhttp_request *req, void *arg)
 	http_client(app, req, client);
 	handlers[m.id](app, req, &m, client);
 }
-
-/* The listener's error callback gets evhttp's argument, not ours. */
-static struct http *the_http;
 
 static void
 http_resume(evutil_socket_t fd, short what, void *arg)
@@ -439,7 +419,8 @@ http_new(struct app *app, int fd, char *err, size_t errlen)
 		goto fail;
 	}
 	h->app = app;
-	if ((h->conns = conns_new(app, h->evh)) == NULL) {
+	if ((h->conns = conns_new(app, h->evh)) == NULL ||
+	    (h->stamps = stamps_new()) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		close(fd);
 		goto fail;
@@ -468,6 +449,10 @@ http_free(struct http *h)
 	if (h->evh)
 		evhttp_free(h->evh);
 	conns_free(h->conns);	/* after evhttp_free closed them */
+	if (h->stamps && stamps_count(h->stamps) > 0)
+		log_info("event=unanswered requests=%lu",
+		    stamps_count(h->stamps));	/* evhttp_free freed them */
+	stamps_free(h->stamps);
 	if (h->resume)
 		event_free(h->resume);
 	if (the_http == h)

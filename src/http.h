@@ -66,9 +66,10 @@ void http_send_file(struct evhttp_request *req, const char *type,
     const char *body, size_t len);
 
 /*
- * Count an answer with code in the metrics, with the route and latency
- * http.c noted on the request. http_send_* do it; a stream calls it when
- * it sends its headers.
+ * Count an answer with code in the metrics, with the route and arrival
+ * http.c stamped on the request at dispatch, and drop the stamp. Every
+ * answer does it once: http_send_* and http_send_html/file, a stream and
+ * the draw's order when they send their heads, /metrics.
  */
 void http_observe(struct evhttp_request *req, int code);
 

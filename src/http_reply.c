@@ -269,6 +269,7 @@ http_send_bytes(struct evhttp_request *req, int code, const char *type,
 	log_debug("event=request method=%d uri=\"%.80s\" status=%d",
 	    (int)evhttp_request_get_command(req), evhttp_request_get_uri(req),
 	    code);
+	http_observe(req, code);
 	http_reply_body(req, code, body, len, 0);
 }
 

@@ -81,6 +81,9 @@ for i in 1 2 3; do
 done
 http GET /v1/queues/nope
 http GET /nowhere
+http GET /q/shop
+http GET /assets/waitroom.js
+http GET /assets/waitroom.css
 http GET "/v1/queues/shop/tokens/${tokens[0]}"
 sse_start one "/v1/queues/shop/tokens/${tokens[2]}/events"
 sse_wait one '^event: status$' 1 5 || fail "a stream opens"
@@ -101,6 +104,10 @@ check_metric 'waitroom_http_requests_total{route="none",code="4xx"}' 1 \
     "the unknown path counted as route none, 4xx"
 check_metric 'waitroom_http_requests_total{route="events",code="2xx"}' 2 \
     "the streams counted as events 2xx"
+check_metric 'waitroom_http_requests_total{route="page",code="2xx"}' 1 \
+    "the waiting page counted as page 2xx"
+check_metric 'waitroom_http_requests_total{route="asset",code="2xx"}' 2 \
+    "its script and style counted as asset 2xx"
 n=$(metric 'waitroom_http_request_duration_seconds_count')
 check_match "$n" '^[0-9]+$' "the request latency histogram counts ($n)"
 n=$(metric 'waitroom_redis_command_duration_seconds_count')
