@@ -3,7 +3,7 @@
  * probing, grown to keep it at most half full; a take shifts the entries
  * after it back, so no slot is ever a tombstone. It never shrinks: its
  * size follows the most requests that ever awaited their answers at once
- * (24 bytes a slot, two slots a request: 20,000 at once is under 1 MiB).
+ * (24 bytes a slot, two to four a request: 20,000 at once is 1.5 MiB).
  */
 #include <stdint.h>
 #include <stdlib.h>
