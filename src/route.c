@@ -99,24 +99,22 @@ route_patterns(void)
 
 /* Does the path have the pattern's shape? Captures into m. */
 static int
-route_shape(const struct segs *pat_of, const struct segs *s,
+route_shape(const struct segs *pat, const struct segs *s,
     struct route_match *m, int *long_capture)
 {
-	const struct segs pat = *pat_of;
-
-	if (pat.n != s->n)
+	if (pat->n != s->n)
 		return 0;
 	for (int i = 0; i < s->n; i++) {
-		if (pat.p[i][0] != ':') {
-			if (s->len[i] != pat.len[i] ||
-			    memcmp(s->p[i], pat.p[i], s->len[i]) != 0)
+		if (pat->p[i][0] != ':') {
+			if (s->len[i] != pat->len[i] ||
+			    memcmp(s->p[i], pat->p[i], s->len[i]) != 0)
 				return 0;
 			continue;
 		}
-		if (pat.p[i][1] == 'q') {
+		if (pat->p[i][1] == 'q') {
 			*long_capture |= s->len[i] > CONF_QUEUE_ID_MAX;
 			seg_copy(m->queue, sizeof m->queue, s, i);
-		} else if (pat.p[i][1] == 'f') {
+		} else if (pat->p[i][1] == 'f') {
 			/* a name too long for m->file is no file of ours */
 			if (s->len[i] >= sizeof m->file)
 				return 0;
