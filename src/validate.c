@@ -1,6 +1,7 @@
 /* validate.c: identifier and join body checks of API.md; pure. */
 #include <string.h>
 
+#include "join_body.h"
 #include "validate.h"
 
 int
@@ -101,15 +102,15 @@ valid_user(const char *s, size_t len)
 	return chars >= 1;
 }
 
+/* The documented fields are join_body.c's table, named once. */
 size_t
 valid_join_known_fields(const json_t *doc)
 {
-	static const char *const known[] = { "user", "challenge", "nonce",
-	    "invite" };
+	const char *name;
 	size_t n = 0;
 
-	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-		n += json_object_get(doc, known[i]) != NULL;
+	for (size_t i = 0; (name = join_body_name(i)) != NULL; i++)
+		n += json_object_get(doc, name) != NULL;
 	return n;
 }
 
