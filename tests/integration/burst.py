@@ -2,15 +2,17 @@
 """burst.py: requests that must reach waitroomd at the same moment, or
 while Redis is stalled. Every wait is bounded; prints JSON.
 
-  burst.py PORT joins FILE SENT [READY]
+  burst.py PORT joins FILE SENT [READY PID]
       FILE holds one join per line: QUEUE [USER]. Opens one connection per
       line, sends every POST /v1/queues/QUEUE/tokens, then creates the file
       SENT and reads the answers. (The caller stops the daemon with SIGSTOP
       first and lets it go on once SENT exists: the joins then land in one
-      pass of its loop.) With READY, it creates that file once connected
-      and sends only when READY.go exists, so that the caller can stop the
-      daemon after it took the connections. Prints a list, in FILE's order,
-      of {"status": code, "body": parsed JSON or null}.
+      pass of its loop.) With READY and the daemon's PID, it creates that
+      file once the daemon took every one of its connections (accepted
+      them: each is a descriptor of PID's), and sends only when READY.go
+      exists, so that the caller can stop the daemon after it took them.
+      Prints a list, in FILE's order, of {"status": code, "body": parsed
+      JSON or null}.
   burst.py PORT stalled RPORT MS ACTION QUEUE LOG
       Stalls Redis (on RPORT) for MS milliseconds with a busy script, and
       meanwhile sends a join for QUEUE, then once the daemon's LOG (at
@@ -61,12 +63,15 @@ def wait_file(path):
          "no %s within %d s" % (path, TIMEOUT))
 
 
-def joins(port, path, sent, ready=None):
+def joins(port, path, sent, ready=None, pid=None):
     with open(path) as f:
         lines = [l.split() for l in f if l.strip()]
     conns = [socket.create_connection(("127.0.0.1", port), TIMEOUT)
              for _ in lines]
     if ready:
+        poll(lambda: taken(port, conns, pid), time.monotonic() + TIMEOUT,
+             "the daemon did not take all %d connections within %d s"
+             % (len(conns), TIMEOUT))
         open(ready, "w").close()
         wait_file(ready + ".go")
     for s, words in zip(conns, lines):
@@ -190,6 +195,28 @@ def unread(port, s):
     return None
 
 
+def taken(port, conns, pid):
+    """Whether process pid holds the server's end of every connection of
+    conns to port: each such socket has an inode in /proc/net/tcp once
+    accepted (0 while in the listen queue), and is one of pid's
+    descriptors."""
+    local = "0100007F:%04X" % port
+    ours = {"0100007F:%04X" % s.getsockname()[1] for s in conns}
+    with open("/proc/net/tcp") as f:
+        inodes = {w[9] for w in (line.split() for line in f)
+                  if w[1] == local and w[2] in ours}
+    if len(inodes) < len(conns) or "0" in inodes:
+        return False
+    fds = "/proc/%d/fd" % pid
+    held = set()
+    for fd in os.listdir(fds):
+        try:
+            held.add(os.readlink(os.path.join(fds, fd)))
+        except OSError:
+            pass        # closed meanwhile
+    return all("socket:[%s]" % i in held for i in inodes)
+
+
 def wait_read(port, s, until):
     """Until the server on port has read everything sent on s, or the
     deadline."""
@@ -235,7 +262,8 @@ def main():
     port, mode = int(sys.argv[1]), sys.argv[2]
     if mode == "joins":
         out = joins(port, sys.argv[3], sys.argv[4],
-                    sys.argv[5] if len(sys.argv) > 5 else None)
+                    sys.argv[5] if len(sys.argv) > 6 else None,
+                    int(sys.argv[6]) if len(sys.argv) > 6 else None)
     elif mode == "stalled":
         out = stalled(port, int(sys.argv[3]), int(sys.argv[4]),
                       sys.argv[5], sys.argv[6], sys.argv[7])
