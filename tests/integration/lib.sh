@@ -634,12 +634,19 @@ wr_admin_conf() {
 
 # start_more_waitroomd NAME CONF [ARG...]: one more waitroomd on the private
 # Redis, listening on a port of its choice, logging to $WR_TMP/waitroomd-NAME.log.
-# Sets MORE_PID and MORE_PORT; the EXIT trap ends it.
+# Sets MORE_PID and MORE_PORT; the EXIT trap ends it. Returns once each of
+# its workers (CONF's workers) serves, as /readyz would say: an instance
+# listens before it has Redis, and answers a join 503 meanwhile. With
+# WR_MORE_READY=0, once it listens (an instance that is not to be ready).
 MORE_PID='' MORE_PORT=''
 start_more_waitroomd() {
 	local name=$1 conf=$2 pf=$WR_TMP/more.$1.port
+	local log=$WR_TMP/waitroomd-$1.log ready=event=store_ready.role=commands
+	local before
 	shift 2
 	rm -f "$pf"
+	touch "$log"
+	before=$(grep -c "$ready" "$log")
 	"$WAITROOMD" --config "$conf" --listen 127.0.0.1:0 \
 	    --redis "127.0.0.1:$REDIS_PORT" --port-file "$pf" \
 	    --log-level "${WR_LOG_LEVEL:-debug}" "$@" \
@@ -647,8 +654,19 @@ start_more_waitroomd() {
 	MORE_PID=$!
 	WR_EXTRA_PIDS+=("$MORE_PID")
 	wait_until "[ -s '$pf' ]" "$WR_START_DEADLINE" ||
-	    bail "instance $name starts" "$(wr_tail "$WR_TMP/waitroomd-$name.log")"
+	    bail "instance $name starts" "$(wr_tail "$log")"
 	read -r MORE_PORT <"$pf"
+	[ "${WR_MORE_READY:-1}" = 0 ] && return 0
+	wait_until "[ \$(grep -c '$ready' '$log') -ge \
+	    $((before + $(wr_conf_workers "$conf"))) ]" "$WR_READY_DEADLINE" ||
+	    bail "instance $name is ready" "$(wr_tail "$log")"
+}
+
+# wr_conf_workers CONF: the workers CONF's global section asks for (1).
+wr_conf_workers() {
+	awk 'BEGIN { w = 1 } /^[ \t]*\[/ { exit }
+	    /^[ \t]*workers[ \t]*=/ { sub(/^[^=]*=[ \t]*/, ""); w = $1 }
+	    END { print w }' "$1"
 }
 
 # ---- streams (Server-Sent Events) -------------------------------------------

@@ -173,7 +173,8 @@ cat >"$WR_TMP/plain.conf" <<'EOF2'
 [queue s]
 state = paused
 EOF2
-start_more_waitroomd plain "$WR_TMP/plain.conf" --redis "127.0.0.1:$RPORT"
+WR_MORE_READY=0 start_more_waitroomd plain "$WR_TMP/plain.conf" \
+    --redis "127.0.0.1:$RPORT"
 check "a waitroomd on a replica's address: /readyz 503 store_readonly" \
     wait_until "curl -s http://127.0.0.1:$MORE_PORT/readyz | grep -q store_readonly" "$D"
 stop_waitroomd
