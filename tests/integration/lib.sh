@@ -281,10 +281,15 @@ wait_until() {
 }
 
 # wait_ready [SECONDS]: until GET /readyz answers 200 (default 10 s, more
-# under valgrind).
+# under valgrind), and, for the daemon start_waitroomd started, each of its
+# workers has logged that it serves (/readyz asks only one of them).
+WR_READY_LINE=event=store_ready.role=commands WR_READY_LOG=/dev/null
+WR_READY_WANT=0
 wait_ready() {
 	# shellcheck disable=SC2016
-	wait_until 'http GET /readyz; [ "$STATUS" = 200 ]' "${1:-$WR_READY_DEADLINE}"
+	wait_until 'http GET /readyz; [ "$STATUS" = 200 ] &&
+	    [ "$(grep -c "$WR_READY_LINE" "$WR_READY_LOG")" -ge "$WR_READY_WANT" ]' \
+	    "${1:-$WR_READY_DEADLINE}"
 }
 
 # wr_wait_exit PID SECONDS: wait for a child to exit; 0 if it did.
@@ -419,6 +424,12 @@ start_waitroomd() {
 	[ -z "$WR_PID" ] || bail "start_waitroomd: one is already running"
 	log=${WR_DAEMON_LOG:-$WR_TMP/waitroomd.log}
 	rm -f "$pf"
+	touch "$log"
+	WR_READY_LOG=$log
+	WR_READY_WANT=$(($(grep -c "$WR_READY_LINE" "$log") +
+	    $(wr_conf_workers "$conf")))
+	# the line is logged at info: below that, /readyz alone
+	[[ " ${WR_LOG_LEVEL:-debug} $* " =~ \ (warn|error)\  ]] && WR_READY_WANT=0
 	local cmd=("$WAITROOMD" --config "$conf"
 	    --listen "${WR_LISTEN:-127.0.0.1:0}" --port-file "$pf"
 	    --log-level "${WR_LOG_LEVEL:-debug}")
@@ -641,8 +652,7 @@ wr_admin_conf() {
 MORE_PID='' MORE_PORT=''
 start_more_waitroomd() {
 	local name=$1 conf=$2 pf=$WR_TMP/more.$1.port
-	local log=$WR_TMP/waitroomd-$1.log ready=event=store_ready.role=commands
-	local before
+	local log=$WR_TMP/waitroomd-$1.log ready=$WR_READY_LINE before
 	shift 2
 	rm -f "$pf"
 	touch "$log"
