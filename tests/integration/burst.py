@@ -197,14 +197,14 @@ def unread(port, s):
 
 def taken(port, conns, pid):
     """Whether process pid holds the server's end of every connection of
-    conns to port: each such socket has an inode in /proc/net/tcp once
-    accepted (0 while in the listen queue), and is one of pid's
-    descriptors."""
+    conns to port: each such socket (established: state 01) has an inode
+    in /proc/net/tcp once accepted (0 while in the listen queue), and is
+    one of pid's descriptors."""
     local = "0100007F:%04X" % port
     ours = {"0100007F:%04X" % s.getsockname()[1] for s in conns}
     with open("/proc/net/tcp") as f:
         inodes = {w[9] for w in (line.split() for line in f)
-                  if w[1] == local and w[2] in ours}
+                  if w[1] == local and w[2] in ours and w[3] == "01"}
     if len(inodes) < len(conns) or "0" in inodes:
         return False
     fds = "/proc/%d/fd" % pid
