@@ -232,10 +232,14 @@ rm -f "$JAR"
 visit /v1/queues/renewing/tokens -X POST
 check_eq "$STATUS $(jq -r .status <<<"$BODY")" "201 active" \
     "a visitor of the renewing queue is admitted"
-R1=$(jq -r .pass <<<"$BODY")
-visit "/v1/queues/renewing/tokens/$(jq -r .token <<<"$BODY")"
 jar_pass() { awk -F '\t' '$6 == "waitroom_pass" { print $7 }' "$JAR"; }
-check_eq "$(jar_pass)" "$R1" "the browser holds the pass as its cookie"
+check_eq "$(jar_pass)" "$(jq -r .pass <<<"$BODY")" \
+    "the browser holds the join's pass as its cookie"
+# A status answer carries a pass made now, a new one once the second has
+# turned since the join's: the cookie is the last answer's.
+visit "/v1/queues/renewing/tokens/$(jq -r .token <<<"$BODY")"
+R1=$(jq -r .pass <<<"$BODY")
+check_eq "$(jar_pass)" "$R1" "... and then the status answer's pass"
 # Half of the 4 s pass is gone after 2 s: a visit then brings a fresh one.
 check "nginx sets the fresh pass of /v1/check as the cookie within 4 s" \
     wait_until 'visit /; [ "$STATUS" = 200 ] && [ "$(jar_pass)" != "$R1" ]' 4
