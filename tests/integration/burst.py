@@ -182,16 +182,26 @@ def stalled(port, rport, ms, action, queue, log):
     return out
 
 
+def loopback(port):
+    """127.0.0.1:port as /proc/net/tcp writes it."""
+    return "0100007F:%04X" % port
+
+
+def server_ends(port):
+    """The rows of /proc/net/tcp, split, of the server's end of each
+    connection to 127.0.0.1:port (the listening socket's too)."""
+    with open("/proc/net/tcp") as f:
+        return [w for w in (line.split() for line in f)
+                if w[1] == loopback(port)]
+
+
 def unread(port, s):
     """Bytes the server on port has not yet read from the connection s,
     from its socket's receive queue in /proc/net/tcp; None if not found."""
-    local = "0100007F:%04X" % port
-    remote = "0100007F:%04X" % s.getsockname()[1]
-    with open("/proc/net/tcp") as f:
-        for line in f:
-            w = line.split()
-            if w[1] == local and w[2] == remote:
-                return int(w[4].split(":")[1], 16)
+    remote = loopback(s.getsockname()[1])
+    for w in server_ends(port):
+        if w[2] == remote:
+            return int(w[4].split(":")[1], 16)
     return None
 
 
@@ -200,11 +210,9 @@ def taken(port, conns, pid):
     conns to port: each such socket (established: state 01) has an inode
     in /proc/net/tcp once accepted (0 while in the listen queue), and is
     one of pid's descriptors."""
-    local = "0100007F:%04X" % port
-    ours = {"0100007F:%04X" % s.getsockname()[1] for s in conns}
-    with open("/proc/net/tcp") as f:
-        inodes = {w[9] for w in (line.split() for line in f)
-                  if w[1] == local and w[2] in ours and w[3] == "01"}
+    ours = {loopback(s.getsockname()[1]) for s in conns}
+    inodes = {w[9] for w in server_ends(port)
+              if w[2] in ours and w[3] == "01"}
     if len(inodes) < len(conns) or "0" in inodes:
         return False
     fds = "/proc/%d/fd" % pid

@@ -283,13 +283,33 @@ wait_until() {
 # wait_ready [SECONDS]: until GET /readyz answers 200 (default 10 s, more
 # under valgrind), and, for the daemon start_waitroomd started, each of its
 # workers has logged that it serves (/readyz asks only one of them).
-WR_READY_LINE=event=store_ready.role=commands WR_READY_LOG=/dev/null
-WR_READY_WANT=0
+WR_READY_LOG=/dev/null WR_READY_WANT=0
 wait_ready() {
 	# shellcheck disable=SC2016
 	wait_until 'http GET /readyz; [ "$STATUS" = 200 ] &&
-	    [ "$(grep -c "$WR_READY_LINE" "$WR_READY_LOG")" -ge "$WR_READY_WANT" ]' \
+	    [ "$(wr_served "$WR_READY_LOG")" -ge "$WR_READY_WANT" ]' \
 	    "${1:-$WR_READY_DEADLINE}"
+}
+
+# wr_served LOG: how many times a worker logging to LOG came to serve (had
+# Redis, its scripts loaded), as /readyz would say.
+wr_served() {
+	grep -c 'event=store_ready role=commands' "$1"
+}
+
+# wr_ready_want LOG CONF [ARG...]: wr_served LOG once every worker CONF asks
+# for (its global section's workers, 1) serves, from now on; the count now
+# when the daemon logs below info (WR_LOG_LEVEL or ARG), which leaves the
+# line out.
+wr_ready_want() {
+	local log=$1 conf=$2 workers
+	shift 2
+	touch "$log"
+	workers=$(awk 'BEGIN { w = 1 } /^[ \t]*\[/ { exit }
+	    /^[ \t]*workers[ \t]*=/ { sub(/^[^=]*=[ \t]*/, ""); w = $1 }
+	    END { print w }' "$conf")
+	[[ " ${WR_LOG_LEVEL:-debug} $* " =~ \ (warn|error)\  ]] && workers=0
+	echo $(($(wr_served "$log") + workers))
 }
 
 # wr_wait_exit PID SECONDS: wait for a child to exit; 0 if it did.
@@ -424,12 +444,8 @@ start_waitroomd() {
 	[ -z "$WR_PID" ] || bail "start_waitroomd: one is already running"
 	log=${WR_DAEMON_LOG:-$WR_TMP/waitroomd.log}
 	rm -f "$pf"
-	touch "$log"
 	WR_READY_LOG=$log
-	WR_READY_WANT=$(($(grep -c "$WR_READY_LINE" "$log") +
-	    $(wr_conf_workers "$conf")))
-	# the line is logged at info: below that, /readyz alone
-	[[ " ${WR_LOG_LEVEL:-debug} $* " =~ \ (warn|error)\  ]] && WR_READY_WANT=0
+	WR_READY_WANT=$(wr_ready_want "$log" "$conf" "$@")
 	local cmd=("$WAITROOMD" --config "$conf"
 	    --listen "${WR_LISTEN:-127.0.0.1:0}" --port-file "$pf"
 	    --log-level "${WR_LOG_LEVEL:-debug}")
@@ -652,11 +668,10 @@ wr_admin_conf() {
 MORE_PID='' MORE_PORT=''
 start_more_waitroomd() {
 	local name=$1 conf=$2 pf=$WR_TMP/more.$1.port
-	local log=$WR_TMP/waitroomd-$1.log ready=$WR_READY_LINE before
+	local log=$WR_TMP/waitroomd-$1.log want
 	shift 2
 	rm -f "$pf"
-	touch "$log"
-	before=$(grep -c "$ready" "$log")
+	want=$(wr_ready_want "$log" "$conf" "$@")
 	"$WAITROOMD" --config "$conf" --listen 127.0.0.1:0 \
 	    --redis "127.0.0.1:$REDIS_PORT" --port-file "$pf" \
 	    --log-level "${WR_LOG_LEVEL:-debug}" "$@" \
@@ -667,16 +682,8 @@ start_more_waitroomd() {
 	    bail "instance $name starts" "$(wr_tail "$log")"
 	read -r MORE_PORT <"$pf"
 	[ "${WR_MORE_READY:-1}" = 0 ] && return 0
-	wait_until "[ \$(grep -c '$ready' '$log') -ge \
-	    $((before + $(wr_conf_workers "$conf"))) ]" "$WR_READY_DEADLINE" ||
+	wait_until "[ \$(wr_served '$log') -ge $want ]" "$WR_READY_DEADLINE" ||
 	    bail "instance $name is ready" "$(wr_tail "$log")"
-}
-
-# wr_conf_workers CONF: the workers CONF's global section asks for (1).
-wr_conf_workers() {
-	awk 'BEGIN { w = 1 } /^[ \t]*\[/ { exit }
-	    /^[ \t]*workers[ \t]*=/ { sub(/^[^=]*=[ \t]*/, ""); w = $1 }
-	    END { print w }' "$1"
 }
 
 # ---- streams (Server-Sent Events) -------------------------------------------
