@@ -27,7 +27,7 @@ start_redis
 start_waitroomd "$WR_TMP/guard.conf"
 wait_ready || bail "the daemon is ready" "$(wr_last)"
 
-SCRIPT=$(cat "$TOP_SRCDIR/src/lua/lib.lua" "$TOP_SRCDIR/src/lua/join.lua")
+SCRIPT=$(cat "$TOP_SRCDIR/src/store/lua/lib.lua" "$TOP_SRCDIR/src/store/lua/join.lua")
 
 # run Q USERS GUARDS TOKEN...: one run of join.lua for the joins TOKEN...
 # of queue Q. USERS is "J:USER ..." (join J gives USER), GUARDS is

@@ -27,7 +27,7 @@ command -v python3 >/dev/null 2>&1 || bail "python3 is installed"
 D=$WR_READY_DEADLINE	# seconds for what should be quick (more under valgrind)
 VG=${WAITROOM_VALGRIND:-0}
 PUSH=3			# push_interval of the main daemon
-LUA=${TOP_SRCDIR:-$(dirname "$0")/../..}/src/lua
+LUA=${TOP_SRCDIR:-$(dirname "$0")/../..}/src/store/lua
 
 # The main daemon: a small keepalive_interval, so the Redis-down checks see
 # several keepalives quickly. Its 1,000 visitors come from one address.

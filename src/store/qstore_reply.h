@@ -1,5 +1,5 @@
 /*
- * qstore_reply.h: the replies of the Lua scripts (src/lua), read into C
+ * qstore_reply.h: the replies of the Lua scripts (src/store/lua), read into C
  * structs. The one place besides qstore.c and store.c that sees a
  * redisReply; pure, so unit tests build replies by hand. Each layout has
  * names: a new field in a script is a new name here, never a number at a
