@@ -3,16 +3,25 @@
 #
 # capacity.sh: a capacity queue never holds more than max_active inside,
 # admits in the join while a slot is free, refills a slot in the DELETE
-# that freed it, and frees slots when sessions end.
+# that freed it (a visitor's leave or an operator's kick alike, with no
+# tick needed), counts a session ended early in the mean its ETAs use, and
+# frees slots when sessions end.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-cat >"$WR_TMP/cap.conf" <<'EOF2'
+wr_admin_conf "$WR_TMP/cap.conf"
+cat >>"$WR_TMP/cap.conf" <<'EOF2'
 [queue cap]
 mode        = capacity
 max_active  = 10
 active_ttl  = 8
+waiting_ttl = 600
+
+[queue still]
+mode        = capacity
+max_active  = 2
+active_ttl  = 600
 waiting_ttl = 600
 EOF2
 
@@ -68,6 +77,58 @@ http GET "/v1/queues/cap/tokens/${tokens[20]}"
 check_json .status active "the 21st joiner is now inside"
 check "the ended sessions are counted as expired" \
     wait_until '[ "$(rcli hget "wr:{cap}:stats" expired)" -ge 9 ]' 5
+
+# ---- a kick refills the slot it frees at once, as a leave does --------------
+
+# Out of the registry, queue still is ticked by no instance (admission.c
+# syncs its ticks with the registry): only the call that frees a slot can
+# let the next waiter in.
+rcli srem wr:queues still >/dev/null
+check "the daemon stops ticking queue still" wait_until \
+    'grep -q "event=tick_stop queue=still" "$WR_TMP/waitroomd.log"' 5
+still=()
+for ((i = 0; i < 5; i++)); do
+	join still
+	still+=("$TOKEN")
+done
+http GET /v1/queues/still
+check_jq '.active == 2 and .waiting == 3' "queue still: 2 active, 3 waiting"
+http GET "/v1/queues/still/tokens/${still[3]}"
+check_jq '.position == 2 and .eta_seconds >= 600' \
+    "the second in line waits 2 x 600 s / 2 slots while no session ended"
+
+http DELETE "/v1/admin/queues/still/tokens/${still[0]}" '' \
+    -H "Authorization: Bearer $ADMIN_TOKEN"
+check_status 204 "kick an active session: 204"
+http GET "/v1/queues/still/tokens/${still[2]}"
+check_json .status active "the next waiter is active right after the kick returns"
+http GET "/v1/queues/still/tokens/${still[3]}"
+check_jq '.position == 1 and .eta_seconds < 300' \
+    "the kicked session, ended early, shortens the ETA: under 600 s / 2 slots"
+sess=$(rcli hget "wr:{still}:stats" sess)
+check_match "$sess" '^[0-9]+$' "the kicked session counts in the mean session ($sess ms)"
+if [ "${sess:-600000}" -lt 600000 ]; then
+	pass "the mean is below active_ttl"
+else
+	fail "the mean is below active_ttl" "sess ${sess:-none}"
+fi
+
+sse_start still "/v1/queues/still/tokens/${still[3]}/events"
+sse_wait still '^event: status$' 1 5 || fail "the stream of the next waiter opens"
+http DELETE "/v1/admin/queues/still/tokens/${still[1]}" '' \
+    -H "Authorization: Bearer $ADMIN_TOKEN"
+check_status 204 "kick a second active session: 204"
+check "the waiter the kick let in gets entered on its stream within 3 s" \
+    sse_wait still '^event: entered$' 1 3
+
+http DELETE "/v1/queues/still/tokens/${still[2]}"
+check_status 204 "a leave of an active session: 204"
+http GET "/v1/queues/still/tokens/${still[4]}"
+check_json .status active "the leave lets the last waiter in at once too"
+http GET /v1/admin/queues/still '' -H "Authorization: Bearer $ADMIN_TOKEN"
+check_jq '.active == 2 and .waiting == 0 and .totals.removed == 2 and
+    .totals.left == 1 and .totals.admitted == 5' \
+    "figures: 2 removed, 1 left, all 5 admitted, 2 active"
 
 wait "$sampler" 2>/dev/null
 max=$(sort -n "$WR_TMP/active.samples" | tail -n 1)

@@ -4,25 +4,19 @@
 -- ARGV[1] token
 -- ARGV[2] events channel
 -- ARGV[3] leeway in ms
--- A removed session's entry pass is revoked, as leave.lua does.
+-- Removed as leave.lua removes one (lib.lua's remove_token): an ended
+-- session's pass is revoked, and in a capacity queue it counts in the
+-- mean session and its slot goes to the next waiter at once.
 -- Reply: { 'removed', 'waiting' | 'active' }; or { 'no_queue' } / { 'gone' }
 local c = load_conf(KEYS[1])
 if not c then
   return { 'no_queue' }
 end
-local token, was = ARGV[1], nil
-if redis.call('ZREM', KEYS[3], token) == 1 then
-  redis.call('ZREM', KEYS[5], token)
-  was = 'waiting'
-elseif redis.call('ZSCORE', KEYS[4], token) then
-  local ttl = tonumber(redis.call('ZSCORE', KEYS[4], token)) - now_ms() +
-    (tonumber(ARGV[3]) or 0)
-  redis.call('ZREM', KEYS[4], token)
-  if ttl > 0 then
-    redis.call('SET', KEYS[8], '1', 'PX', ttl)
-  end
-  was = 'active'
-else
+local token = ARGV[1]
+local was = remove_token(c, { waiting = KEYS[3], active = KEYS[4],
+  seen = KEYS[5], revoked = KEYS[8] }, token, ARGV[2],
+  tonumber(ARGV[3]) or 0)
+if not was then
   return { 'gone' }
 end
 redis.call('HINCRBY', KEYS[6], 'removed', 1)

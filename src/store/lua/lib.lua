@@ -337,6 +337,42 @@ local function took(c, n)
   end
 end
 
+-- Remove token from queue c, whoever asks (leave.lua, admin_kick.lua,
+-- each keeping its own counter): keys names the waiting, active, seen and
+-- token's revoked keys. A waiter leaves the line and the seen set. An
+-- active session ends: its entry pass is revoked (the revoked key lives
+-- until the pass would expire plus leeway ms; GET /v1/check reads it),
+-- and in a capacity queue its length counts in the mean session
+-- (line_speed) and its slot goes to the next waiter at once, announced on
+-- channel, as the batch cap (if set) allows, unless the queue is paused
+-- or a scheduled opening's draw holds the line. Returns 'waiting' or
+-- 'active', or nil when the token is in neither.
+local function remove_token(c, keys, token, channel, leeway)
+  if redis.call('ZREM', keys.waiting, token) == 1 then
+    redis.call('ZREM', keys.seen, token)
+    return 'waiting'
+  end
+  local expiry = tonumber(redis.call('ZSCORE', keys.active, token))
+  if not expiry then
+    return nil
+  end
+  redis.call('ZREM', keys.active, token)
+  local now = now_ms()
+  local ttl = expiry - now + leeway
+  if ttl > 0 then
+    redis.call('SET', keys.revoked, '1', 'PX', ttl)
+  end
+  if c.mode ~= 'capacity' then
+    return 'active'
+  end
+  local len = now - (expiry - (tonumber(c.active_ttl) or 300) * 1000)
+  sessions_ended(1, math.max(len, 0), c)
+  if c.state ~= 'paused' and not draw_holds(c, now) then
+    took(c, admit(room(now, c, 100), now, c, channel))
+  end
+  return 'active'
+end
+
 -- A renewing queue's session (renew = yes) ends active_ttl after its
 -- last use: token's end (expiry, in ms) moves to now + active_ttl, but
 -- only once it would move by a quarter of active_ttl or 5 s, whichever
