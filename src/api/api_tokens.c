@@ -118,7 +118,7 @@ join_proof_fields(struct evhttp_request *req, const struct join_fields *f)
 
 /*
  * The optional body {"user": "...", "challenge": "...", "nonce": "...",
- * "invite": "..."} into *f (join_body.c and valid_join_body have the
+ * "invite": "..."} into *f (join_body.c and join_body_jansson have the
  * rules; join_body_clear it after, whatever this returns): 0 when good,
  * the user, challenge and nonce then NULL or strings; -1 after answering
  * 400.
