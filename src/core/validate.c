@@ -8,7 +8,7 @@ valid_queue_id(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (n < 1 || n > 64)
+	if (n < 1 || n > VALID_QUEUE_ID_MAX)
 		return 0;
 	return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 	    "0123456789_-") == n;

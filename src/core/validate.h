@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#define VALID_QUEUE_ID_MAX 64
+
 /* [A-Za-z0-9_-]{1,64} */
 int valid_queue_id(const char *s);
 /* canonical lower-case version 4 UUID, 36 characters */
