@@ -7,7 +7,7 @@
 #include "admission.h"
 #include "api.h"
 #include "cookie.h"
-#include "http.h"
+#include "http_reply.h"
 #include "log.h"
 #include "pass.h"
 #include "qstore.h"
@@ -21,7 +21,8 @@ api_call_new(struct app *app, struct evhttp_request *req, const char *queue,
 	struct api_call *c = calloc(1, sizeof *c);
 
 	if (c == NULL) {
-		http_send_error(req, 500, "internal", "out of memory");
+		http_send_error(app->http, req, 500, "internal",
+		    "out of memory");
 		return NULL;
 	}
 	c->app = app, c->req = req;
@@ -35,7 +36,8 @@ int
 api_call_sent(struct api_call *c, int rc)
 {
 	if (rc == -1) {
-		http_send_result(c->req, c->queue, RESULT_UNAVAILABLE);
+		http_send_result(c->app->http, c->req, c->queue,
+		    RESULT_UNAVAILABLE);
 		free(c);
 		return -1;
 	}
@@ -46,7 +48,7 @@ api_call_sent(struct api_call *c, int rc)
 void
 api_send_result(struct api_call *c, enum result r)
 {
-	http_send_result(c->req, c->queue, r);
+	http_send_result(c->app->http, c->req, c->queue, r);
 }
 
 void

@@ -13,7 +13,7 @@
 #include "admission.h"
 #include "api.h"
 #include "challenge.h"
-#include "http.h"
+#include "http_reply.h"
 #include "log.h"
 #include "metrics.h"
 #include "text.h"
@@ -42,7 +42,7 @@ refuse(struct app *app, struct evhttp_request *req, const char *queue,
 		json_object_set_new(err, "challenge", ch);
 	else
 		json_decref(ch);
-	http_send_json(req, 403, err ? json_pack("{s:o}", "error", err) :
+	http_send_json(app->http, req, 403, err ? json_pack("{s:o}", "error", err) :
 	    NULL);
 }
 
@@ -62,7 +62,7 @@ api_join_proof(struct app *app, struct evhttp_request *req,
 	if (challenge == NULL && bits == 0)
 		return 0;	/* calm: no work asked */
 	if (!app->pow_key_ok) {
-		http_send_unavailable(req);
+		http_send_unavailable(app->http, req);
 		return -1;
 	}
 	if (challenge == NULL) {
@@ -114,13 +114,13 @@ api_challenge(struct app *app, struct evhttp_request *req,
 
 	(void)client;
 	if (admission_pow(app->admission, m->queue, &bits, &ttl) == -1) {
-		http_send_result(req, m->queue, RESULT_NO_QUEUE);
+		http_send_result(app->http, req, m->queue, RESULT_NO_QUEUE);
 		return;
 	}
 	if ((ch = challenge_new(app, m->queue, bits < 0 ? 0 : bits, ttl)) ==
 	    NULL) {
-		http_send_unavailable(req);
+		http_send_unavailable(app->http, req);
 		return;
 	}
-	http_send_json(req, 200, ch);
+	http_send_json(app->http, req, 200, ch);
 }

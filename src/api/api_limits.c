@@ -11,7 +11,7 @@
 
 #include "api.h"
 #include "conf.h"
-#include "http.h"
+#include "http_reply.h"
 #include "log.h"
 #include "origin.h"
 #include "ratelimit.h"
@@ -26,7 +26,7 @@ api_join_origin(struct app *app, struct evhttp_request *req)
 	    evhttp_find_header(in, "Sec-Fetch-Site"),
 	    evhttp_find_header(in, "Host")))
 		return 0;
-	http_send_error(req, 403, "forbidden_origin", "joins from the origin "
+	http_send_error(app->http, req, 403, "forbidden_origin", "joins from the origin "
 	    "'%.100s' are not allowed (see cors_origins)",
 	    origin ? origin : "(another site)");
 	return -1;
@@ -51,7 +51,7 @@ api_join_rate(struct app *app, struct evhttp_request *req,
 	snprintf(retry, sizeof retry, "%ld", wait);
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "Retry-After", retry);
-	http_send_error(req, 429, "rate_limited", "too many joins from this "
+	http_send_error(app->http, req, 429, "rate_limited", "too many joins from this "
 	    "address: at most %ld a second", app->conf->join_rate_per_ip);
 	return -1;
 }

@@ -13,7 +13,7 @@
 #include <uuid/uuid.h>
 
 #include "api.h"
-#include "http.h"
+#include "http_reply.h"
 #include "invite.h"
 #include "join_batch.h"
 #include "join_body.h"
@@ -31,7 +31,7 @@ status_reply(struct api_call *c, const struct standing *s, int code)
 	standing_status(s, c->queue, &st);
 	api_pass_attach(c->app, &st, pass);
 	api_pass_cookie(c->app, c->req, &st);
-	http_send_text(c->req, code, reply_status_text(&st));
+	http_send_text(c->app->http, c->req, code, reply_status_text(&st));
 }
 
 /* A join, and whether it carried an invitation. */
@@ -46,7 +46,7 @@ not_open(struct api_call *c, const struct standing *s)
 	const struct result_answer *a = result_answer(RESULT_NOT_OPEN);
 	char msg[256];
 
-	http_send_json(c->req, a->status, json_pack("{s:{s:s,s:s,s:I,s:I}}",
+	http_send_json(c->app->http, c->req, a->status, json_pack("{s:{s:s,s:s,s:I,s:I}}",
 	    "error", "code", a->code, "message", result_message(a, c->queue,
 	    msg, sizeof msg), "opens_at", (json_int_t)s->opens_at,
 	    "prequeue_from", (json_int_t)s->prequeue_from));
@@ -59,7 +59,7 @@ join_done(enum result r, const struct standing *s, void *arg)
 	char tok[9];
 
 	if (r == RESULT_USED && ((struct join_call *)c)->invited) {
-		http_send_error(c->req, 403, "invite_used", "this invitation "
+		http_send_error(c->app->http, c->req, 403, "invite_used", "this invitation "
 		    "to queue '%s' has been used as often as it allows",
 		    c->queue);
 		free(c);
@@ -95,21 +95,22 @@ join_done(enum result r, const struct standing *s, void *arg)
 /* 0 when a join's challenge and nonce are both strings or both absent;
  * -1 after answering 400. */
 static int
-join_proof_fields(struct evhttp_request *req, const struct join_fields *f)
+join_proof_fields(struct http *h, struct evhttp_request *req,
+    const struct join_fields *f)
 {
 	switch (join_body_proof(f)) {
 	case JOIN_PROOF_OK:
 		return 0;
 	case JOIN_PROOF_PAIR:
-		http_send_error(req, 400, "bad_request", "\"challenge\" and "
+		http_send_error(h, req, 400, "bad_request", "\"challenge\" and "
 		    "\"nonce\" go together");
 		break;
 	case JOIN_PROOF_BAD_CHALLENGE:
-		http_send_error(req, 400, "bad_request", "\"challenge\" must "
+		http_send_error(h, req, 400, "bad_request", "\"challenge\" must "
 		    "be a string of 1 to 200 characters");
 		break;
 	case JOIN_PROOF_BAD_NONCE:
-		http_send_error(req, 400, "bad_request", "\"nonce\" must be 1 "
+		http_send_error(h, req, 400, "bad_request", "\"nonce\" must be 1 "
 		    "to 32 ASCII letters or digits");
 		break;
 	}
@@ -124,7 +125,7 @@ join_proof_fields(struct evhttp_request *req, const struct join_fields *f)
  * 400.
  */
 static int
-join_body(struct evhttp_request *req, struct join_fields *f)
+join_body(struct http *h, struct evhttp_request *req, struct join_fields *f)
 {
 	struct evbuffer *in = evhttp_request_get_input_buffer(req);
 	size_t len = evbuffer_get_length(in);
@@ -133,22 +134,22 @@ join_body(struct evhttp_request *req, struct join_fields *f)
 	switch (join_body_parse(f, len ? (const char *)evbuffer_pullup(in, -1) :
 	    "", len, &jerr)) {
 	case JOIN_BODY_OK:
-		return join_proof_fields(req, f);
+		return join_proof_fields(h, req, f);
 	case JOIN_BODY_BAD_JSON:
-		http_send_error(req, 400, "bad_json", "the body is not valid "
+		http_send_error(h, req, 400, "bad_json", "the body is not valid "
 		    "JSON: %s (line %d)", jerr.text, jerr.line);
 		break;
 	case JOIN_BODY_BAD_SHAPE:
-		http_send_error(req, 400, "bad_request", "the body is a JSON "
+		http_send_error(h, req, 400, "bad_request", "the body is a JSON "
 		    "object with at most the fields \"user\", \"challenge\", "
 		    "\"nonce\" and \"invite\"");
 		break;
 	case JOIN_BODY_USER_TYPE:
-		http_send_error(req, 400, "bad_request",
+		http_send_error(h, req, 400, "bad_request",
 		    "\"user\" must be a string");
 		break;
 	case JOIN_BODY_BAD_USER:
-		http_send_error(req, 400, "bad_user", "a user is 1 to 128 "
+		http_send_error(h, req, 400, "bad_user", "a user is 1 to 128 "
 		    "characters with no control characters");
 		break;
 	}
@@ -172,13 +173,13 @@ join_invite(struct app *app, struct evhttp_request *req,
 	if (v->type == JOIN_FIELD_NONE)
 		return 0;
 	if (v->type != JOIN_FIELD_STRING) {
-		http_send_error(req, 400, "bad_request",
+		http_send_error(app->http, req, 400, "bad_request",
 		    "\"invite\" must be a string");
 		return -1;
 	}
 	if (invite_verify(app->passkeys, v->s, v->len, (long long)time(NULL),
 	    queue, iv, &why) == -1) {
-		http_send_error(req, 403, "invite_invalid", "%s", why);
+		http_send_error(app->http, req, 403, "invite_invalid", "%s", why);
 		return -1;
 	}
 	use->kind = "invite", use->id = iv->id;
@@ -222,14 +223,14 @@ api_join(struct app *app, struct evhttp_request *req,
 
 	if (api_join_origin(app, req) == -1)
 		return;
-	if (join_body(req, &body) == -1 ||
+	if (join_body(app->http, req, &body) == -1 ||
 	    join_invite(app, req, &body.invite, m->queue, &iv, &use) == -1 ||
 	    api_join_rate(app, req, client) == -1 ||
 	    join_proof(app, req, m->queue, body.challenge.s, body.nonce.s, &use,
 	    &proof) == -1)
 		goto done;
 	if ((j = calloc(1, sizeof *j)) == NULL) {
-		http_send_error(req, 500, "internal", "out of memory");
+		http_send_error(app->http, req, 500, "internal", "out of memory");
 		goto done;
 	}
 	c = &j->call;
@@ -242,7 +243,7 @@ api_join(struct app *app, struct evhttp_request *req,
 	http_await(req);
 	if (join_batch_add(app->join_batch, c->queue, c->token, body.user.s,
 	    use.kind ? &use : NULL, join_done, c) == -1) {
-		http_send_error(req, 500, "internal", "out of memory");
+		http_send_error(app->http, req, 500, "internal", "out of memory");
 		free(c);
 	}
 done:
@@ -276,7 +277,7 @@ leave_done(enum result r, int was_active, void *arg)
 	    log_tok(c->token, tok));
 	if (was_active)
 		api_session_ended(c->app, c->queue, c->token);
-	http_send_empty(c->req, 204);
+	http_send_empty(c->app->http, c->req, 204);
 	free(c);
 }
 
