@@ -52,6 +52,22 @@ api_send_result(struct api_call *c, enum result r)
 }
 
 void
+api_send_verdict(struct app *app, struct evhttp_request *req,
+    struct verdict *v)
+{
+	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+
+	if (v->code == NULL)
+		http_send_empty(app->http, req, v->status);
+	else {
+		if (v->retry_after)
+			evhttp_add_header(out, "Retry-After", v->retry_after);
+		http_send_text(app->http, req, v->status, verdict_body(v));
+	}
+	verdict_clear(v);
+}
+
+void
 api_pass_attach(struct app *app, struct token_status *st, char *buf)
 {
 	if (pass_attach(app->passkeys, st, (long long)time(NULL), buf) == -1)

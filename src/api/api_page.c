@@ -233,10 +233,13 @@ api_page(struct app *app, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct page_call *p;
+	struct verdict v = { 0 };
 	int bad_token, rc;
 
-	if (m->method == RM_POST && api_join_origin(app, req) == -1)
+	if (m->method == RM_POST && api_join_origin(app, req, &v) == -1) {
+		api_send_verdict(app, req, &v);
 		return;
+	}
 	if ((p = calloc(1, sizeof *p)) == NULL) {
 		http_send_error(app->http, req, 500, "internal",
 		    "out of memory");
