@@ -1,17 +1,13 @@
 /*
- * dispatch.c: a request, from the server (http.c) to its handler: framing
- * a proxy could read otherwise, the route table, the admin gate, CORS, the
- * body's size and the client's address, and what fails any of them
- * answered here as a JSON error (http_reply.c). The handlers are the
- * layer below; nothing they call comes back here.
+ * dispatch.c: a request, as the server (http.c) read it, to its handler:
+ * the admin gate, CORS, the body's size and the client's address, and
+ * what fails any of them, or the framing or the route, answered here as
+ * a JSON error (http_reply.c). The handlers are the layer below; nothing
+ * they call comes back here, and the server is reached again only to
+ * count an answer.
  */
-#include <string.h>
-#include <strings.h>
-
 #include <event2/buffer.h>
 #include <event2/http.h>
-#include <event2/http_struct.h>
-#include <event2/keyvalq_struct.h>
 
 #include "api.h"
 #include "auth.h"
@@ -22,7 +18,6 @@
 #include "http.h"
 #include "http_reply.h"
 #include "log.h"
-#include "validate.h"
 
 #define DISPATCH_CORS_MAX_AGE "600"
 
@@ -31,59 +26,6 @@ static api_handler *const handlers[] = {
 #include "routes.def"
 #undef ROUTE
 };
-
-static int
-dispatch_method(enum evhttp_cmd_type cmd)
-{
-	switch (cmd) {
-	case EVHTTP_REQ_GET: return RM_GET;
-	case EVHTTP_REQ_POST: return RM_POST;
-	case EVHTTP_REQ_PUT: return RM_PUT;
-	case EVHTTP_REQ_DELETE: return RM_DELETE;
-	case EVHTTP_REQ_HEAD: return RM_HEAD;
-	case EVHTTP_REQ_OPTIONS: return RM_OPTIONS;
-	default: return RM_OTHER;
-	}
-}
-
-/* HTTP/1.1 or later: libevent 2.1 has no getter for the version. */
-static int
-dispatch_is_11(const struct evhttp_request *req)
-{
-	return req->major > 1 || (req->major == 1 && req->minor >= 1);
-}
-
-/*
- * Framing that a proxy in front might read otherwise (request smuggling):
- * two Content-Lengths that disagree, one beside Transfer-Encoding, one
- * that is not all digits (libevent's strtoll reads "+2" as 2); and Host,
- * which HTTP/1.1 asks for exactly once (RFC 9112, 3.2). What is wrong, or
- * NULL.
- */
-static const char *
-dispatch_bad_framing(struct evhttp_request *req)
-{
-	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
-	const char *first = NULL;
-	int te = 0, hosts = 0;
-
-	for (struct evkeyval *h = in->tqh_first; h; h = h->next.tqe_next) {
-		hosts += strcasecmp(h->key, "Host") == 0;
-		te |= strcasecmp(h->key, "Transfer-Encoding") == 0;
-		if (strcasecmp(h->key, "Content-Length") != 0)
-			continue;
-		if (!valid_content_length(h->value))
-			return "Content-Length must be digits only";
-		if (first && strcmp(first, h->value) != 0)
-			return "two Content-Length headers disagree";
-		first = h->value;
-	}
-	if (te && first)
-		return "Content-Length beside Transfer-Encoding";
-	if (hosts > 1 || (hosts == 0 && dispatch_is_11(req)))
-		return "an HTTP/1.1 request needs exactly one Host header";
-	return NULL;
-}
 
 static void
 dispatch_route_error(struct http *h, struct evhttp_request *req,
@@ -221,70 +163,56 @@ dispatch_client(struct app *app, struct evhttp_request *req,
 	    "X-Forwarded-For") : NULL, out);
 }
 
-/*
- * What may be refused before the route is known: a request line that
- * could not be read, and framing. 1 after answering 400.
- */
-static int
+/* A request line that could not be read, or framing: 400, and close. */
+static void
 dispatch_unframed(struct http *h, struct evhttp_request *req,
-    const char *path, long long start_us)
+    const char *bad)
 {
-	const char *bad = NULL;
-
-	if (path != NULL && (bad = dispatch_bad_framing(req)) == NULL)
-		return 0;
-	http_stamp(h, req, ROUTE_NONE, start_us);
 	/* What follows on the connection cannot be trusted. */
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "Connection", "close");
-	http_send_error(h, req, 400, "bad_request", "%s", path ? bad :
-	    "malformed request line");
-	return 1;
+	http_send_error(h, req, 400, "bad_request", "%s", bad);
 }
 
 void
 dispatch_request(struct app *app, struct evhttp_request *req,
-    long long start_us)
+    const struct http_in *in)
 {
-	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
-	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
+	const struct route_match *m = &in->m;
 	struct http *h = app->http;
 	char client[CLIENTADDR_MAX];
-	struct route_match m;
-	enum route_result rr;
 	const char *origin;
 	size_t body;
 
-	if (dispatch_unframed(h, req, path, start_us))
+	if (in->bad != NULL) {
+		dispatch_unframed(h, req, in->bad);
 		return;
-	rr = route_match(dispatch_method(evhttp_request_get_command(req)), path,
-	    &m);
-	http_stamp(h, req, m.id, start_us);
-	if (route_is_admin(path) && !dispatch_admin_ok(app, req))
+	}
+	if (route_is_admin(in->path) && !dispatch_admin_ok(app, req))
 		return;
 	origin = evhttp_find_header(evhttp_request_get_input_headers(req),
 	    "Origin");
-	if (rr == ROUTE_BAD_METHOD && m.method == RM_OPTIONS && origin &&
-	    dispatch_is_api(m.id)) {
-		dispatch_preflight(app, req, &m, origin);
+	if (in->rr == ROUTE_BAD_METHOD && m->method == RM_OPTIONS && origin &&
+	    dispatch_is_api(m->id)) {
+		dispatch_preflight(app, req, m, origin);
 		return;
 	}
-	if (rr != ROUTE_OK) {
-		dispatch_route_error(h, req, rr, &m);
+	if (in->rr != ROUTE_OK) {
+		dispatch_route_error(h, req, in->rr, m);
 		return;
 	}
-	dispatch_cors(app, req, &m, origin);
+	dispatch_cors(app, req, m, origin);
 	body = evbuffer_get_length(evhttp_request_get_input_buffer(req));
 	if (body > (size_t)app->conf->max_body) {
 		http_send_error(h, req, 413, "body_too_large", "a request body "
 		    "may hold at most %ld bytes", app->conf->max_body);
 		return;
 	}
-	if (m.id >= sizeof handlers / sizeof handlers[0] ||
-	    handlers[m.id] == NULL) {
+	if (m->id >= sizeof handlers / sizeof handlers[0] ||
+	    handlers[m->id] == NULL) {
 		http_send_error(h, req, 404, "not_found", "no such path");
 		return;
 	}
 	dispatch_client(app, req, client);
-	handlers[m.id](app, req, &m, client);
+	handlers[m->id](app, req, m, client);
 }

@@ -8,9 +8,10 @@
 #include <event2/http.h>
 
 #include "app.h"
+#include "http.h"
 
-/* http.h's http_dispatch_cb: req came at start_us (http_stamp). */
+/* http.h's http_dispatch_cb. */
 void dispatch_request(struct app *app, struct evhttp_request *req,
-    long long start_us);
+    const struct http_in *in);
 
 #endif

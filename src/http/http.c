@@ -1,20 +1,24 @@
 /*
  * http.c: the evhttp server with explicit limits (evhttp has none by
- * default): it accepts, keeps its connections (conns.c), and stamps each
- * request with its route and arrival until its answer is counted
- * (http_observe). What a request is for is dispatch.c's business, which
- * http_new is given; http_reply.c writes the answers. Everything here is
- * reached through the struct http a caller holds: the one exception is
- * the listener's error callback (see listening).
+ * default): it accepts, keeps its connections (conns.c), reads each
+ * request's framing and route, and stamps it with its route and arrival
+ * until its answer is counted (http_observe). What is done with a request
+ * is dispatch.c's business, which http_new is given; http_reply.c writes
+ * the answers. Everything here is reached through the struct http a
+ * caller holds: the one exception is the listener's error callback (see
+ * listening).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
 #include <event2/http.h>
+#include <event2/http_struct.h>
+#include <event2/keyvalq_struct.h>
 #include <event2/listener.h>
 #include <event2/util.h>
 
@@ -24,6 +28,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "stamps.h"
+#include "validate.h"
 
 #define HTTP_MAX_HEADERS 8192
 #define HTTP_MAX_BODY 65536	/* hard cap; conf->max_body is the real one */
@@ -57,11 +62,64 @@ http_now_us(void)
 	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-void
+static int
+http_method(enum evhttp_cmd_type cmd)
+{
+	switch (cmd) {
+	case EVHTTP_REQ_GET: return RM_GET;
+	case EVHTTP_REQ_POST: return RM_POST;
+	case EVHTTP_REQ_PUT: return RM_PUT;
+	case EVHTTP_REQ_DELETE: return RM_DELETE;
+	case EVHTTP_REQ_HEAD: return RM_HEAD;
+	case EVHTTP_REQ_OPTIONS: return RM_OPTIONS;
+	default: return RM_OTHER;
+	}
+}
+
+/* HTTP/1.1 or later: libevent 2.1 has no getter for the version. */
+static int
+http_is_11(const struct evhttp_request *req)
+{
+	return req->major > 1 || (req->major == 1 && req->minor >= 1);
+}
+
+/*
+ * Framing that a proxy in front might read otherwise (request smuggling):
+ * two Content-Lengths that disagree, one beside Transfer-Encoding, one
+ * that is not all digits (libevent's strtoll reads "+2" as 2); and Host,
+ * which HTTP/1.1 asks for exactly once (RFC 9112, 3.2). What is wrong, or
+ * NULL.
+ */
+static const char *
+http_bad_framing(struct evhttp_request *req)
+{
+	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
+	const char *first = NULL;
+	int te = 0, hosts = 0;
+
+	for (struct evkeyval *h = in->tqh_first; h; h = h->next.tqe_next) {
+		hosts += strcasecmp(h->key, "Host") == 0;
+		te |= strcasecmp(h->key, "Transfer-Encoding") == 0;
+		if (strcasecmp(h->key, "Content-Length") != 0)
+			continue;
+		if (!valid_content_length(h->value))
+			return "Content-Length must be digits only";
+		if (first && strcmp(first, h->value) != 0)
+			return "two Content-Length headers disagree";
+		first = h->value;
+	}
+	if (te && first)
+		return "Content-Length beside Transfer-Encoding";
+	if (hosts > 1 || (hosts == 0 && http_is_11(req)))
+		return "an HTTP/1.1 request needs exactly one Host header";
+	return NULL;
+}
+
+static void
 http_stamp(struct http *h, struct evhttp_request *req, int route,
     long long start_us)
 {
-	if (h != NULL && stamps_put(h->stamps, req, route, start_us) == -1)
+	if (stamps_put(h->stamps, req, route, start_us) == -1)
 		log_warn("event=stamp_failed error=\"out of memory\"");
 }
 
@@ -76,15 +134,25 @@ http_observe(struct http *h, struct evhttp_request *req, int code)
 		    1e6);
 }
 
-/* Every request evhttp has read whole: its connection, then its handler. */
+/*
+ * Every request evhttp has read whole: its connection hears it, its
+ * framing and route are read and stamped, and dispatch takes it on.
+ */
 static void
 http_request(struct evhttp_request *req, void *arg)
 {
 	struct http *h = arg;
 	long long start_us = http_now_us();
+	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+	struct http_in in;
 
 	conns_request(h->conns, req);
-	h->dispatch(h->app, req, start_us);
+	in.path = uri ? evhttp_uri_get_path(uri) : NULL;
+	in.bad = in.path ? http_bad_framing(req) : "malformed request line";
+	in.rr = in.bad ? ROUTE_NOT_FOUND : route_match(http_method(
+	    evhttp_request_get_command(req)), in.path, &in.m);
+	http_stamp(h, req, in.bad ? ROUTE_NONE : in.m.id, start_us);
+	h->dispatch(h->app, req, &in);
 }
 
 static void

@@ -8,7 +8,7 @@
  *
  * The server is passed down: every function here takes it (NULL: there is
  * none, as after http_free), and the server calls up only the dispatch
- * callback it was given.
+ * callback it was given, with the request's framing and route read.
  */
 #ifndef WR_HTTP_H
 #define WR_HTTP_H
@@ -18,12 +18,21 @@
 #include <event2/http.h>
 
 #include "app.h"
+#include "route.h"
 
 struct http;
 
-/* What the server does with a request it has read: req came at start_us. */
+/* A request as the server read it, before anything is done with it. */
+struct http_in {
+	const char *path;	/* NULL: no request line to speak of */
+	const char *bad;	/* what is wrong with its framing; NULL: none */
+	enum route_result rr;	/* route_match's verdict, unless bad */
+	struct route_match m;
+};
+
+/* What the server does with each request it has read (dispatch.h). */
 typedef void http_dispatch_cb(struct app *app, struct evhttp_request *req,
-    long long start_us);
+    const struct http_in *in);
 
 /* Serve on the listening socket fd (see listener.h), which it takes. */
 struct http *http_new(struct app *app, int fd, http_dispatch_cb *dispatch,
@@ -40,9 +49,6 @@ size_t http_connections(const struct http *h);
 void http_set_closecb(struct http *h, struct evhttp_connection *evcon,
     void (*cb)(struct evhttp_connection *, void *), void *arg);
 
-/* req, which came at start_us, takes route (for the metrics). */
-void http_stamp(struct http *h, struct evhttp_request *req, int route,
-    long long start_us);
 /*
  * Count an answer with code in the metrics, with the route and arrival
  * stamped on the request at dispatch, and drop the stamp. Every answer
