@@ -1,10 +1,11 @@
 /*
  * api.h: the endpoints (routes.def names each one's handler) and what
  * they share. A handler gets a request whose route, method, framing and
- * body size http.c has already checked, and the client's address as
- * http.c resolved it (the peer, or X-Forwarded-For behind
+ * body size http.c and dispatch.c have already checked, and the client's
+ * address as dispatch.c resolved it (the peer, or X-Forwarded-For behind
  * trusted_proxies). The handler owns what it allocates for the request
- * and answers it exactly once.
+ * and answers it exactly once (http_reply.h), with app->http, the server
+ * that took it in.
  */
 #ifndef WR_API_H
 #define WR_API_H

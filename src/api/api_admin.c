@@ -1,7 +1,7 @@
 /*
  * api_admin.c: the admin API's queues: GET /v1/admin/queues (every queue),
- * GET, PUT and DELETE /v1/admin/queues/{q}. http.c has checked the bearer
- * token. A PUT is checked field by field with conf.c's key table, the one
+ * GET, PUT and DELETE /v1/admin/queues/{q}. dispatch.c has checked the
+ * bearer token. A PUT is checked field by field with conf.c's key table, the one
  * the configuration file goes through, before anything touches Redis.
  */
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * api_events.c: GET /v1/queues/{q}/tokens/{t}/events, the live stream of
  * a token. One status call decides how it starts: a waiting token gets a
  * stream (streams.c), an active one gets `entered` at once, an unknown
- * one a 404. Streams are counted per client address, the one http.c
+ * one a 404. Streams are counted per client address, the one dispatch.c
  * resolved behind trusted_proxies.
  */
 #include <errno.h>
