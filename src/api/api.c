@@ -7,7 +7,7 @@
 #include "admission.h"
 #include "api.h"
 #include "cookie.h"
-#include "http.h"
+#include "http_reply.h"
 #include "log.h"
 #include "pass.h"
 #include "qstore.h"
@@ -21,7 +21,8 @@ api_call_new(struct app *app, struct evhttp_request *req, const char *queue,
 	struct api_call *c = calloc(1, sizeof *c);
 
 	if (c == NULL) {
-		http_send_error(req, 500, "internal", "out of memory");
+		http_send_error(app->http, req, 500, "internal",
+		    "out of memory");
 		return NULL;
 	}
 	c->app = app, c->req = req;
@@ -35,7 +36,8 @@ int
 api_call_sent(struct api_call *c, int rc)
 {
 	if (rc == -1) {
-		http_send_result(c->req, c->queue, RESULT_UNAVAILABLE);
+		http_send_result(c->app->http, c->req, c->queue,
+		    RESULT_UNAVAILABLE);
 		free(c);
 		return -1;
 	}
@@ -46,7 +48,23 @@ api_call_sent(struct api_call *c, int rc)
 void
 api_send_result(struct api_call *c, enum result r)
 {
-	http_send_result(c->req, c->queue, r);
+	http_send_result(c->app->http, c->req, c->queue, r);
+}
+
+void
+api_send_verdict(struct app *app, struct evhttp_request *req,
+    struct verdict *v)
+{
+	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+
+	if (v->code == NULL)
+		http_send_empty(app->http, req, v->status);
+	else {
+		if (v->retry_after)
+			evhttp_add_header(out, "Retry-After", v->retry_after);
+		http_send_text(app->http, req, v->status, verdict_body(v));
+	}
+	verdict_clear(v);
 }
 
 void

@@ -1,10 +1,11 @@
 /*
  * api.h: the endpoints (routes.def names each one's handler) and what
  * they share. A handler gets a request whose route, method, framing and
- * body size http.c has already checked, and the client's address as
- * http.c resolved it (the peer, or X-Forwarded-For behind
+ * body size http.c and dispatch.c have already checked, and the client's
+ * address as dispatch.c resolved it (the peer, or X-Forwarded-For behind
  * trusted_proxies). The handler owns what it allocates for the request
- * and answers it exactly once.
+ * and answers it exactly once (http_reply.h), with app->http, the server
+ * that took it in.
  */
 #ifndef WR_API_H
 #define WR_API_H
@@ -20,6 +21,7 @@
 #include "result.h"
 #include "route.h"
 #include "standing.h"
+#include "verdict.h"
 
 typedef void api_handler(struct app *app, struct evhttp_request *req,
     const struct route_match *m, const char *client);
@@ -46,6 +48,9 @@ struct api_call *api_call_new(struct app *app, struct evhttp_request *req,
 int api_call_sent(struct api_call *c, int rc);
 /* Answer c's request as result.h says for r (an error, for the API). */
 void api_send_result(struct api_call *c, enum result r);
+/* Answer req with the refusal of a guard (verdict.h), and clear it. */
+void api_send_verdict(struct app *app, struct evhttp_request *req,
+    struct verdict *v);
 
 /* Publish this worker's streams and reconnects for /metrics (each second). */
 void api_metrics_publish(struct app *app);
@@ -80,11 +85,15 @@ void api_pass_cookie(struct app *app, struct evhttp_request *req,
 void api_pass_cookie_as(struct app *app, struct evhttp_request *req,
     const struct token_status *st, const char *header);
 
-/* Joins: 0 to go on, or -1 after answering 403 forbidden_origin. */
-int api_join_origin(struct app *app, struct evhttp_request *req);
-/* Joins: 0 to go on, or -1 after answering 429 rate_limited. */
-int api_join_rate(struct app *app, struct evhttp_request *req,
-    const char *client);
+/*
+ * The guards of a join: each says 0 to go on, or -1 with its refusal in
+ * v, which the handler sends. None answers, or touches Redis.
+ */
+/* The browser-origin rule: 403 forbidden_origin. */
+int api_join_origin(struct app *app, struct evhttp_request *req,
+    struct verdict *v);
+/* join_rate_per_ip for client: 429 rate_limited with Retry-After. */
+int api_join_rate(struct app *app, const char *client, struct verdict *v);
 
 /* A join's proof of work, once checked: the use it spends in Redis. */
 struct api_proof {
@@ -93,18 +102,16 @@ struct api_proof {
 	char id[23];
 };
 /*
- * Joins: does the join carry the proof of work its queue asks now
- * (challenge and nonce from its body, NULL when none)? 0 to go on, with
- * p's use for the join when it carried one; or -1 after answering 403
- * challenge_required, challenge_failed or challenge_expired (or 503 while
- * the key is not read yet).
+ * Does the join carry the proof of work its queue asks now (challenge
+ * and nonce from its body, NULL when none)? 0 to go on, with p's use for
+ * the join when it carried one; or -1: 403 challenge_required,
+ * challenge_failed or challenge_expired (or 503 while the key is not
+ * read yet).
  */
-int api_join_proof(struct app *app, struct evhttp_request *req,
-    const char *queue, const char *challenge, const char *nonce,
-    struct api_proof *p);
-/* A join whose challenge was used already (RESULT_USED): 403. */
-void api_join_used(struct app *app, struct evhttp_request *req,
-    const char *queue);
+int api_join_proof(struct app *app, const char *queue, const char *challenge,
+    const char *nonce, struct api_proof *p, struct verdict *v);
+/* A join whose challenge was used already (RESULT_USED): 403, into v. */
+void api_join_used(struct app *app, const char *queue, struct verdict *v);
 
 /* Tell this process's pass cache that token's session ended. */
 void api_session_ended(struct app *app, const char *queue,

@@ -1,7 +1,7 @@
 /*
  * api_admin.c: the admin API's queues: GET /v1/admin/queues (every queue),
- * GET, PUT and DELETE /v1/admin/queues/{q}. http.c has checked the bearer
- * token. A PUT is checked field by field with conf.c's key table, the one
+ * GET, PUT and DELETE /v1/admin/queues/{q}. dispatch.c has checked the
+ * bearer token. A PUT is checked field by field with conf.c's key table, the one
  * the configuration file goes through, before anything touches Redis.
  */
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include "admin_view.h"
 #include "admission.h"
 #include "api.h"
-#include "http.h"
+#include "http_reply.h"
 #include "log.h"
 #include "metrics_share.h"
 #include "qstore.h"
@@ -43,7 +43,8 @@ list_done(enum result r, const char *const *names,
 		if (f[i].exists)
 			json_array_append_new(queues, admin_view_queue(&f[i],
 			    names[i], mshare_queue_streams(live, names[i])));
-	http_send_json(c->req, 200, json_pack("{s:o}", "queues", queues));
+	http_send_json(c->app->http, c->req, 200, json_pack("{s:o}", "queues",
+	    queues));
 	free(c);
 }
 
@@ -58,9 +59,9 @@ show_done(enum result r, const char *const *names,
 	if (r != RESULT_OK)
 		api_send_result(c, r);
 	else
-		http_send_json(c->req, 200, admin_view_queue(&f[0], names[0],
-		    mshare_queue_streams(api_live_total(c->app, NULL),
-		    names[0])));
+		http_send_json(c->app->http, c->req, 200,
+		    admin_view_queue(&f[0], names[0], mshare_queue_streams(
+		    api_live_total(c->app, NULL), names[0])));
 	free(c);
 }
 
@@ -107,7 +108,7 @@ put_committed(enum result r, void *arg)
 		json_decref(p->body);
 		api_send_result(p->c, r);
 	} else
-		http_send_json(p->c->req, p->code, p->body);
+		http_send_json(p->c->app->http, p->c->req, p->code, p->body);
 	free(p->c);
 	free(p);
 }
@@ -144,7 +145,7 @@ put_done(enum result r, const struct qconfig *config, void *arg)
 	    created ? "created" : "updated", "config",
 	    admin_view_config(config));
 	if (!put_scheduled(config) || (p = malloc(sizeof *p)) == NULL) {
-		http_send_json(c->req, created ? 201 : 200, body);
+		http_send_json(c->app->http, c->req, created ? 201 : 200, body);
 		free(c);
 		return;
 	}
@@ -158,23 +159,24 @@ put_done(enum result r, const struct qconfig *config, void *arg)
 }
 
 static void
-put_refuse(struct evhttp_request *req, const char *field, const char *msg)
+put_refuse(struct http *h, struct evhttp_request *req, const char *field,
+    const char *msg)
 {
-	http_send_json(req, 400, json_pack("{s:{s:s,s:s,s:s}}", "error",
+	http_send_json(h, req, 400, json_pack("{s:{s:s,s:s,s:s}}", "error",
 	    "code", "bad_request", "message", msg, "field", field));
 }
 
 /* One field of the body into q; -1 after answering 400. */
 static int
-put_field(struct evhttp_request *req, struct queue_conf *q, const char *key,
-    json_t *v, char *text, size_t size)
+put_field(struct http *h, struct evhttp_request *req, struct queue_conf *q,
+    const char *key, json_t *v, char *text, size_t size)
 {
 	char err[CONF_ERR_MAX];
 
 	if (conf_queue_key_kind(key) == CONF_LOCAL) {
 		snprintf(err, sizeof err, "key '%s' is kept by each host: set it "
 		    "in waitroom.conf", key);
-		put_refuse(req, key, err);
+		put_refuse(h, req, key, err);
 		return -1;
 	}
 	if (json_is_integer(v))
@@ -187,11 +189,11 @@ put_field(struct evhttp_request *req, struct queue_conf *q, const char *key,
 		snprintf(err, sizeof err, "key '%s': the value must be a JSON "
 		    "string (at most %zu bytes, no NUL) or integer", key,
 		    size - 1);
-		put_refuse(req, key, err);
+		put_refuse(h, req, key, err);
 		return -1;
 	}
 	if (conf_queue_set(q, key, text, err, sizeof err) == -1) {
-		put_refuse(req, key, err);
+		put_refuse(h, req, key, err);
 		return -1;
 	}
 	return 0;
@@ -199,7 +201,7 @@ put_field(struct evhttp_request *req, struct queue_conf *q, const char *key,
 
 /* The body's fields, checked; the given pairs go into a. -1: answered. */
 static int
-put_body(struct evhttp_request *req, struct queue_conf *q,
+put_body(struct http *h, struct evhttp_request *req, struct queue_conf *q,
     struct put_args *a, json_t **doc)
 {
 	struct evbuffer *in = evhttp_request_get_input_buffer(req);
@@ -212,27 +214,29 @@ put_body(struct evhttp_request *req, struct queue_conf *q,
 	*doc = len ? json_loadb((const char *)evbuffer_pullup(in, -1), len,
 	    JSON_REJECT_DUPLICATES, &jerr) : json_object();
 	if (*doc == NULL) {
-		http_send_error(req, 400, "bad_json", "the body is not valid "
-		    "JSON: %s (line %d)", jerr.text, jerr.line);
+		http_send_error(h, req, 400, "bad_json", "the body is not "
+		    "valid JSON: %s (line %d)", jerr.text, jerr.line);
 		return -1;
 	}
 	if (!json_is_object(*doc)) {
-		http_send_error(req, 400, "bad_request", "the body is a JSON "
-		    "object of configuration fields, such as {\"batch\": 500}");
+		http_send_error(h, req, 400, "bad_request", "the body is a "
+		    "JSON object of configuration fields, such as "
+		    "{\"batch\": 500}");
 		return -1;
 	}
 	if (json_object_size(*doc) > ADMIN_FIELDS_MAX) {
-		http_send_error(req, 400, "bad_request", "at most %d fields",
+		http_send_error(h, req, 400, "bad_request", "at most %d fields",
 		    ADMIN_FIELDS_MAX);
 		return -1;
 	}
 	json_object_foreach(*doc, key, v) {
-		if (put_field(req, q, key, v, text, sizeof text) == -1)
+		if (put_field(h, req, q, key, v, text, sizeof text) == -1)
 			return -1;
 		/* As the hash keeps it: a time in unix seconds. */
 		if ((a->copies[a->n] = strdup(conf_queue_value(q, key, text,
 		    sizeof text))) == NULL) {
-			http_send_error(req, 500, "internal", "out of memory");
+			http_send_error(h, req, 500, "internal",
+			    "out of memory");
 			return -1;
 		}
 		a->pairs[2 * a->n] = key;
@@ -251,7 +255,7 @@ admin_put(struct app *app, struct evhttp_request *req, const char *queue)
 	json_t *doc = NULL;
 
 	conf_queue_init(&q, queue);
-	if (put_body(req, &q, &a, &doc) == -1 ||
+	if (put_body(app->http, req, &q, &a, &doc) == -1 ||
 	    (c = api_call_new(app, req, queue, NULL)) == NULL)
 		goto done;
 	api_call_sent(c, qstore_put(app->qstore, queue, a.pairs, a.n, &q,
@@ -277,7 +281,7 @@ drop_done(enum result r, void *arg)
 		admission_remove(c->app->admission, c->queue);
 		/* Its passes: the next check asks Redis, which refuses them. */
 		revoke_forget(c->app->revoke, c->queue);
-		http_send_empty(c->req, 204);
+		http_send_empty(c->app->http, c->req, 204);
 	}
 	free(c);
 }

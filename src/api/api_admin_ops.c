@@ -12,7 +12,7 @@
 
 #include "admission.h"
 #include "api.h"
-#include "http.h"
+#include "http_reply.h"
 #include "log.h"
 #include "qstore.h"
 
@@ -39,8 +39,9 @@ state_done(enum result r, const char *before, const char *after, void *arg)
 	else {
 		log_info("event=admin action=state queue=%s from=%s to=%s",
 		    c->queue, before, after);
-		http_send_json(c->req, 200, json_pack("{s:s,s:s,s:s}",
-		    "queue", c->queue, "state", after, "previous", before));
+		http_send_json(c->app->http, c->req, 200,
+		    json_pack("{s:s,s:s,s:s}", "queue", c->queue, "state",
+		    after, "previous", before));
 	}
 	free(c);
 }
@@ -77,14 +78,14 @@ promote_done(enum result r, const char *const *tokens, size_t n, void *arg)
 		json_array_append_new(list, json_string(tokens[i]));
 	log_info("event=admin action=promote queue=%s admitted=%zu", c->queue,
 	    n);
-	http_send_json(c->req, 200, json_pack("{s:s,s:I,s:o}", "queue",
-	    c->queue, "admitted", (json_int_t)n, "tokens", list));
+	http_send_json(c->app->http, c->req, 200, json_pack("{s:s,s:I,s:o}",
+	    "queue", c->queue, "admitted", (json_int_t)n, "tokens", list));
 	free(c);
 }
 
 /* {"count": N}: N, or -1 after answering 400. */
 static long
-promote_count(struct evhttp_request *req)
+promote_count(struct app *app, struct evhttp_request *req)
 {
 	struct evbuffer *in = evhttp_request_get_input_buffer(req);
 	size_t len = evbuffer_get_length(in);
@@ -95,8 +96,8 @@ promote_count(struct evhttp_request *req)
 	doc = len == 0 ? json_null() : json_loadb((const char *)
 	    evbuffer_pullup(in, -1), len, JSON_REJECT_DUPLICATES, &jerr);
 	if (doc == NULL) {
-		http_send_error(req, 400, "bad_json", "the body is not valid "
-		    "JSON: %s (line %d)", jerr.text, jerr.line);
+		http_send_error(app->http, req, 400, "bad_json", "the body is "
+		    "not valid JSON: %s (line %d)", jerr.text, jerr.line);
 		return -1;
 	}
 	n = json_object_get(doc, "count");
@@ -105,8 +106,9 @@ promote_count(struct evhttp_request *req)
 	    json_integer_value(n) <= PROMOTE_MAX)
 		count = (long)json_integer_value(n);
 	else
-		http_send_error(req, 400, "bad_request", "the body is "
-		    "{\"count\": N}, N an integer from 1 to %d", PROMOTE_MAX);
+		http_send_error(app->http, req, 400, "bad_request", "the body "
+		    "is {\"count\": N}, N an integer from 1 to %d",
+		    PROMOTE_MAX);
 	json_decref(doc);
 	return count;
 }
@@ -118,7 +120,7 @@ api_admin_promote(struct app *app, struct evhttp_request *req,
 	struct api_call *c;
 	long count;
 
-	if ((count = promote_count(req)) == -1 ||
+	if ((count = promote_count(app, req)) == -1 ||
 	    (c = api_call_new(app, req, m->queue, NULL)) == NULL)
 		return;
 	api_call_sent(c, qstore_promote(app->qstore, c->queue, count,
@@ -143,7 +145,7 @@ kick_done(enum result r, int was_active, void *arg)
 	    "waiting");
 	if (was_active)
 		api_session_ended(c->app, c->queue, c->token);
-	http_send_empty(c->req, 204);
+	http_send_empty(c->app->http, c->req, 204);
 	free(c);
 }
 

@@ -4,6 +4,7 @@
  * pass before it goes to Redis. What a queue asks now comes from its last
  * admission tick (admission_pow), so neither costs a Redis call; the one
  * Redis write, the challenge's use, is part of the join's own script run.
+ * The check says its verdict to the join's handler, which answers.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 #include "admission.h"
 #include "api.h"
 #include "challenge.h"
-#include "http.h"
+#include "http_reply.h"
 #include "log.h"
 #include "metrics.h"
 #include "text.h"
@@ -26,30 +27,27 @@
  */
 #define POW_USED_SLACK 60
 
-/* 403 code with message, and a fresh challenge when fresh_bits >= 0. */
-static void
-refuse(struct app *app, struct evhttp_request *req, const char *queue,
-    enum metrics_pow_refusal why, const char *code, const char *message,
-    int fresh_bits, long ttl)
+/*
+ * 403 code with message into v, and a fresh challenge when fresh_bits >=
+ * 0; counted and logged as a refusal. -1.
+ */
+static int
+refuse(struct app *app, const char *queue, enum metrics_pow_refusal why,
+    const char *code, const char *message, int fresh_bits, long ttl,
+    struct verdict *v)
 {
-	json_t *err = json_pack("{s:s,s:s}", "code", code, "message", message);
-	json_t *ch = fresh_bits >= 0 ? challenge_new(app, queue, fresh_bits,
-	    ttl) : NULL;
-
 	metrics_pow_refused(why);
 	log_debug("event=join_refused queue=%s reason=%s", queue, code);
-	if (err && ch)
-		json_object_set_new(err, "challenge", ch);
-	else
-		json_decref(ch);
-	http_send_json(req, 403, err ? json_pack("{s:o}", "error", err) :
-	    NULL);
+	verdict_refuse(v, 403, code, "%s", message);
+	if (fresh_bits >= 0)
+		verdict_add(v, "challenge", challenge_new(app, queue,
+		    fresh_bits, ttl));
+	return -1;
 }
 
 int
-api_join_proof(struct app *app, struct evhttp_request *req,
-    const char *queue, const char *challenge, const char *nonce,
-    struct api_proof *p)
+api_join_proof(struct app *app, const char *queue, const char *challenge,
+    const char *nonce, struct api_proof *p, struct verdict *v)
 {
 	struct pow_challenge c;
 	int bits;
@@ -61,32 +59,25 @@ api_join_proof(struct app *app, struct evhttp_request *req,
 		return 0;	/* no such queue (yet), or no challenge */
 	if (challenge == NULL && bits == 0)
 		return 0;	/* calm: no work asked */
-	if (!app->pow_key_ok) {
-		http_send_unavailable(req);
-		return -1;
-	}
-	if (challenge == NULL) {
-		refuse(app, req, queue, MPOW_REQUIRED, "challenge_required",
+	if (!app->pow_key_ok)
+		return verdict_result(v, RESULT_UNAVAILABLE, NULL);
+	if (challenge == NULL)
+		return refuse(app, queue, MPOW_REQUIRED, "challenge_required",
 		    "this line asks for a proof of work at the moment, which "
 		    "the waiting page solves by itself: solve the challenge "
 		    "given here (doc/api.md, \"Proof of work\") and join again "
-		    "with \"challenge\" and \"nonce\"",
-		    bits, ttl);
-		return -1;
-	}
+		    "with \"challenge\" and \"nonce\"", bits, ttl, v);
 	switch (challenge_check(app, queue, challenge, nonce, &c)) {
 	case POW_OK:
 		break;
 	case POW_EXPIRED:
-		refuse(app, req, queue, MPOW_EXPIRED, "challenge_expired",
+		return refuse(app, queue, MPOW_EXPIRED, "challenge_expired",
 		    "the challenge has expired: solve the one given here",
-		    bits, ttl);
-		return -1;
+		    bits, ttl, v);
 	default:
-		refuse(app, req, queue, MPOW_FAILED, "challenge_failed",
+		return refuse(app, queue, MPOW_FAILED, "challenge_failed",
 		    "the nonce does not solve the challenge, or the challenge "
-		    "is not one this queue issued", -1, 0);
-		return -1;
+		    "is not one this queue issued", -1, 0, v);
 	}
 	text_copy(p->id, sizeof p->id, c.random);
 	p->use.kind = "pow", p->use.id = p->id, p->use.limit = 1;
@@ -96,12 +87,11 @@ api_join_proof(struct app *app, struct evhttp_request *req,
 }
 
 void
-api_join_used(struct app *app, struct evhttp_request *req,
-    const char *queue)
+api_join_used(struct app *app, const char *queue, struct verdict *v)
 {
-	refuse(app, req, queue, MPOW_USED, "challenge_used", "this challenge "
-	    "was used for a join already: each buys one join; fetch a new one",
-	    -1, 0);
+	refuse(app, queue, MPOW_USED, "challenge_used", "this challenge was "
+	    "used for a join already: each buys one join; fetch a new one",
+	    -1, 0, v);
 }
 
 void
@@ -114,13 +104,13 @@ api_challenge(struct app *app, struct evhttp_request *req,
 
 	(void)client;
 	if (admission_pow(app->admission, m->queue, &bits, &ttl) == -1) {
-		http_send_result(req, m->queue, RESULT_NO_QUEUE);
+		http_send_result(app->http, req, m->queue, RESULT_NO_QUEUE);
 		return;
 	}
 	if ((ch = challenge_new(app, m->queue, bits < 0 ? 0 : bits, ttl)) ==
 	    NULL) {
-		http_send_unavailable(req);
+		http_send_unavailable(app->http, req);
 		return;
 	}
-	http_send_json(req, 200, ch);
+	http_send_json(app->http, req, 200, ch);
 }

@@ -27,7 +27,7 @@
 
 #include "api.h"
 #include "cookie.h"
-#include "http.h"
+#include "http_reply.h"
 #include "log.h"
 #include "renewals.h"
 #include "revoke.h"
@@ -50,15 +50,18 @@ check_now_ms(void)
 }
 
 static void
-check_deny(struct evhttp_request *req, enum pass_verdict v)
+check_deny(struct app *app, struct evhttp_request *req,
+    enum pass_verdict v)
 {
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "WWW-Authenticate", "Bearer realm=\"waitroom\"");
-	http_send_error(req, 401, "unauthorized", "%s", pass_verdict_text(v));
+	http_send_error(app->http, req, 401, "unauthorized", "%s",
+	    pass_verdict_text(v));
 }
 
 static void
-check_allow(struct evhttp_request *req, const struct pass_claims *c)
+check_allow(struct app *app, struct evhttp_request *req,
+    const struct pass_claims *c)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
 	char exp[24];
@@ -67,7 +70,7 @@ check_allow(struct evhttp_request *req, const struct pass_claims *c)
 	evhttp_add_header(out, "X-Waitroom-Queue", c->queue);
 	evhttp_add_header(out, "X-Waitroom-Token", c->token);
 	evhttp_add_header(out, "X-Waitroom-Expires", exp);
-	http_send_empty(req, 204);
+	http_send_empty(app->http, req, 204);
 }
 
 /*
@@ -121,7 +124,7 @@ check_renew_done(enum result r, const struct renewal *rn, void *arg)
 			check_fresh_pass(k->app, k->req, &k->c,
 			    rn->expiry_ms / 1000);
 	}
-	check_allow(k->req, &k->c);
+	check_allow(k->app, k->req, &k->c);
 	free(k);
 }
 
@@ -135,24 +138,24 @@ check_renew(struct app *app, struct evhttp_request *req,
 	struct pass_claims fresh = *c;
 
 	if (renewals_fixed(app->renewals, c->queue, check_now_ms())) {
-		check_allow(req, c);
+		check_allow(app, req, c);
 		return;
 	}
 	if (renewals_get(app->renewals, c->queue, c->token, check_now_ms(),
 	    &rn)) {
 		if (rn.renews)
 			check_fresh_pass(app, req, &fresh, rn.expiry_ms / 1000);
-		check_allow(req, &fresh);
+		check_allow(app, req, &fresh);
 		return;
 	}
 	if ((k = calloc(1, sizeof *k)) == NULL) {
-		check_allow(req, c);
+		check_allow(app, req, c);
 		return;
 	}
 	k->app = app, k->req = req, k->c = *c;
 	if (qstore_renew(app->qstore, c->queue, c->token, check_renew_done,
 	    k) == -1) {
-		check_allow(req, c);
+		check_allow(app, req, c);
 		free(k);
 	}
 }
@@ -165,7 +168,7 @@ check_answer(struct app *app, struct evhttp_request *req,
 	if (v == PASS_OK)
 		check_renew(app, req, c);
 	else
-		check_deny(req, v);
+		check_deny(app, req, v);
 }
 
 static void
@@ -199,14 +202,15 @@ check_refusals(struct app *app, struct evhttp_request *req,
 		return;
 	}
 	if ((k = calloc(1, sizeof *k)) == NULL) {
-		http_send_error(req, 500, "internal", "out of memory");
+		http_send_error(app->http, req, 500, "internal",
+		    "out of memory");
 		return;
 	}
 	k->app = app, k->req = req, k->c = *c;
 	if (qstore_lookup(app->qstore, c->queue, c->token, check_lookup_done,
 	    k) == -1) {
 		/* Not connected: the signature is all we can go by. */
-		check_allow(req, c);
+		check_allow(app, req, c);
 		free(k);
 	}
 }
@@ -233,8 +237,8 @@ check_find_pass(struct app *app, struct evhttp_request *req,
 
 /* ?queue=q: 0 and *queue (NULL when absent), or -1 after answering 400. */
 static int
-check_queue_arg(struct evhttp_request *req, struct evkeyvalq *q,
-    const char **queue)
+check_queue_arg(struct app *app, struct evhttp_request *req,
+    struct evkeyvalq *q, const char **queue)
 {
 	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
 	const char *query = uri ? evhttp_uri_get_query(uri) : NULL;
@@ -243,13 +247,13 @@ check_queue_arg(struct evhttp_request *req, struct evkeyvalq *q,
 	if (query == NULL)
 		return 0;
 	if (evhttp_parse_query_str(query, q) == -1) {
-		http_send_error(req, 400, "bad_request", "malformed query "
-		    "string (accepted: ?queue=NAME)");
+		http_send_error(app->http, req, 400, "bad_request", "malformed "
+		    "query string (accepted: ?queue=NAME)");
 		return -1;
 	}
 	*queue = evhttp_find_header(q, "queue");
 	if (*queue && !valid_queue_id(*queue)) {
-		http_send_bad_queue(req);
+		http_send_bad_queue(app->http, req);
 		return -1;
 	}
 	return 0;
@@ -265,18 +269,18 @@ api_check(struct app *app, struct evhttp_request *req,
 	enum pass_verdict v;
 	size_t len = 0;
 
-	if (check_queue_arg(req, &q, &queue) == -1)
+	if (check_queue_arg(app, req, &q, &queue) == -1)
 		goto done;
 	if (app->passkeys == NULL) {
-		http_send_error(req, 401, "unauthorized", "entry passes are "
-		    "off: this server has no pass_key_file");
+		http_send_error(app->http, req, 401, "unauthorized", "entry "
+		    "passes are off: this server has no pass_key_file");
 		goto done;
 	}
 	check_find_pass(app, req, &pass, &len);
 	v = pass_verify(app->passkeys, pass ? pass : "", len,
 	    check_now_ms() / 1000, queue, &c);
 	if (v != PASS_OK)
-		check_deny(req, v);
+		check_deny(app, req, v);
 	else
 		check_refusals(app, req, &c);
 done:

@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "api.h"
-#include "http.h"
+#include "http_reply.h"
 #include "log.h"
 #include "qstore_draw.h"
 #include "hex.h"
@@ -49,7 +49,7 @@ show_done(enum result r, const struct qs_draw_view *v, void *arg)
 		    json_string(v->order_sha256));
 		json_object_set_new(j, "draw_ms", json_integer(v->ms));
 	}
-	http_send_json(c->req, 200, j);
+	http_send_json(c->app->http, c->req, 200, j);
 	free(c);
 }
 
@@ -87,7 +87,7 @@ order_forget(struct order *o)
 	    evhttp_request_get_connection(o->call.req);
 
 	if (evcon)
-		http_set_closecb(evcon, NULL, NULL);
+		http_set_closecb(o->call.app->http, evcon, NULL, NULL);
 }
 
 /* End the answer; a short one (cut) tells the client by the connection
@@ -170,6 +170,7 @@ order_start(enum result r, const struct qs_draw_view *v, void *arg)
 {
 	struct order *o = arg;
 	struct evhttp_request *req = o->call.req;
+	struct app *app = o->call.app;
 
 	if (r != RESULT_OK) {
 		api_send_result(&o->call, r);
@@ -177,8 +178,9 @@ order_start(enum result r, const struct qs_draw_view *v, void *arg)
 		return;
 	}
 	if (strcmp(v->state, "drawn") != 0) {
-		http_send_error(req, 409, "draw_not_done", "the draw of queue "
-		    "'%s' is not done yet (state %s)", o->call.queue, v->state);
+		http_send_error(app->http, req, 409, "draw_not_done",
+		    "the draw of queue '%s' is not done yet (state %s)",
+		    o->call.queue, v->state);
 		free(o);
 		return;
 	}
@@ -186,9 +188,10 @@ order_start(enum result r, const struct qs_draw_view *v, void *arg)
 	    "Content-Type", "text/plain; charset=us-ascii");
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "X-Order-SHA256", v->order_sha256);
-	http_observe(req, 200);
+	http_observe(app->http, req, 200);
 	evhttp_send_reply_start(req, 200, "OK");
-	http_set_closecb(evhttp_request_get_connection(req), order_closed, o);
+	http_set_closecb(app->http, evhttp_request_get_connection(req),
+	    order_closed, o);
 	order_read(o);
 }
 
@@ -199,14 +202,15 @@ api_draw_order(struct app *app, struct evhttp_request *req,
 	struct order *o = calloc(1, sizeof *o);
 
 	if (o == NULL) {
-		http_send_error(req, 500, "internal", "out of memory");
+		http_send_error(app->http, req, 500, "internal",
+		    "out of memory");
 		return;
 	}
 	o->call.app = app, o->call.req = req;
 	snprintf(o->call.queue, sizeof o->call.queue, "%s", m->queue);
 	if (qstore_draw_show(app->qstore, o->call.queue, order_start,
 	    o) == -1) {
-		http_send_unavailable(req);
+		http_send_unavailable(app->http, req);
 		free(o);
 		return;
 	}
@@ -224,15 +228,15 @@ beacon_done(enum result r, void *arg)
 		api_send_result(c, r);
 	else {
 		log_info("event=admin action=beacon queue=%s", c->queue);
-		http_send_json(c->req, 200, json_pack("{s:s,s:s}", "queue",
-		    c->queue, "result", "taken"));
+		http_send_json(c->app->http, c->req, 200, json_pack("{s:s,s:s}",
+		    "queue", c->queue, "result", "taken"));
 	}
 	free(c);
 }
 
 /* {"beacon": "<hex>"}: the beacon's bytes as hex, 1 to 256 of them. */
 static const char *
-beacon_body(struct evhttp_request *req, json_t **doc)
+beacon_body(struct app *app, struct evhttp_request *req, json_t **doc)
 {
 	struct evbuffer *in = evhttp_request_get_input_buffer(req);
 	size_t len = evbuffer_get_length(in);
@@ -243,16 +247,17 @@ beacon_body(struct evhttp_request *req, json_t **doc)
 	*doc = len ? json_loadb((const char *)evbuffer_pullup(in, -1), len,
 	    JSON_REJECT_DUPLICATES, &jerr) : NULL;
 	if (*doc == NULL) {
-		http_send_error(req, 400, "bad_json", "the body is the JSON "
-		    "object {\"beacon\": \"<hex>\"}");
+		http_send_error(app->http, req, 400, "bad_json", "the body is "
+		    "the JSON object {\"beacon\": \"<hex>\"}");
 		return NULL;
 	}
 	if (!json_is_object(*doc) || json_object_size(*doc) != 1 ||
 	    (hex = json_string_value(json_object_get(*doc, "beacon"))) ==
 	    NULL || hex[0] == '\0' || hex_decode(hex, raw, sizeof raw) < 1) {
-		http_send_error(req, 400, "bad_request", "the body is "
-		    "{\"beacon\": \"<hex>\"}, the announced round's value as 2 "
-		    "to %d hex digits", 2 * TICKET_BEACON_MAX);
+		http_send_error(app->http, req, 400, "bad_request",
+		    "the body is {\"beacon\": \"<hex>\"}, the announced "
+		    "round's value as 2 to %d hex digits",
+		    2 * TICKET_BEACON_MAX);
 		return NULL;
 	}
 	return hex;
@@ -267,7 +272,7 @@ api_admin_draw(struct app *app, struct evhttp_request *req,
 	char lower[2 * TICKET_BEACON_MAX + 1];
 	json_t *doc = NULL;
 
-	if ((hex = beacon_body(req, &doc)) != NULL &&
+	if ((hex = beacon_body(app, req, &doc)) != NULL &&
 	    (c = api_call_new(app, req, m->queue, NULL)) != NULL) {
 		size_t i;
 

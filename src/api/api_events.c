@@ -2,7 +2,7 @@
  * api_events.c: GET /v1/queues/{q}/tokens/{t}/events, the live stream of
  * a token. One status call decides how it starts: a waiting token gets a
  * stream (streams.c), an active one gets `entered` at once, an unknown
- * one a 404. Streams are counted per client address, the one http.c
+ * one a 404. Streams are counted per client address, the one dispatch.c
  * resolved behind trusted_proxies.
  */
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <event2/http.h>
 
 #include "api.h"
-#include "http.h"
+#include "http_reply.h"
 #include "qstore.h"
 #include "sse.h"
 #include "streams.h"
@@ -35,11 +35,12 @@ events_entered(struct api_call *c, const struct standing *s,
 	st.id = (uint32_t)last_id;
 	standing_status(s, c->queue, &ts);
 	api_pass_attach(c->app, &ts, pass);
-	sse_open(&st, c->req, c->app->conf->push_interval * 1000, 30, NULL);
+	sse_open(&st, c->app->http, c->req, c->app->conf->push_interval * 1000,
+	    30, NULL);
 	if ((data = reply_status_text(&ts)) != NULL)
 		sse_event(&st, "entered", data, (size_t)-1);
 	free(data);
-	sse_end(&st);
+	sse_end(&st, c->app->http);
 }
 
 static void
@@ -87,11 +88,12 @@ events_reserve(struct app *app, struct evhttp_request *req,
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "Retry-After", "5");
 	if (rc == 429)
-		http_send_error(req, 429, "rate_limited", "too many open "
-		    "streams from this address");
+		http_send_error(app->http, req, 429, "rate_limited", "too many "
+		    "open streams from this address");
 	else
-		http_send_error(req, 503, "too_many_streams", "this server "
-		    "holds as many streams as it may; try again shortly");
+		http_send_error(app->http, req, 503, "too_many_streams", "this "
+		    "server holds as many streams as it may; try again "
+		    "shortly");
 	return -1;
 }
 
@@ -102,7 +104,8 @@ api_events(struct app *app, struct evhttp_request *req,
 	struct events_call *e = calloc(1, sizeof *e);
 
 	if (e == NULL) {
-		http_send_error(req, 500, "internal", "out of memory");
+		http_send_error(app->http, req, 500, "internal",
+		    "out of memory");
 		return;
 	}
 	if (events_reserve(app, req, client, &e->slot) == -1) {

@@ -5,7 +5,7 @@
 #include <jansson.h>
 
 #include "api.h"
-#include "http.h"
+#include "http_reply.h"
 #include "qstore.h"
 #include "store.h"
 
@@ -13,17 +13,17 @@ void
 api_healthz(struct app *app, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
-	http_send_json(req, 200, json_pack("{s:s}", "status", "ok"));
+	http_send_json(app->http, req, 200, json_pack("{s:s}", "status", "ok"));
 }
 
 /* 503 with Retry-After, code and why. */
 static void
-not_ready(struct evhttp_request *req, const char *retry, const char *code,
-    const char *why)
+not_ready(struct app *app, struct evhttp_request *req, const char *retry,
+    const char *code, const char *why)
 {
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "Retry-After", retry);
-	http_send_error(req, 503, code, "%s", why);
+	http_send_error(app->http, req, 503, code, "%s", why);
 }
 
 void
@@ -31,17 +31,19 @@ api_readyz(struct app *app, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	if (app->draining)
-		not_ready(req, "1", "draining", "this instance is shutting "
-		    "down; send new visitors elsewhere");
+		not_ready(app, req, "1", "draining", "this instance is "
+		    "shutting down; send new visitors elsewhere");
 	else if (store_is_readonly(app->store))
-		not_ready(req, "1", "store_readonly", "the Redis reached is not "
-		    "a writable master (a replica, or a failover under way)");
+		not_ready(app, req, "1", "store_readonly", "the Redis reached "
+		    "is not a writable master (a replica, or a failover under "
+		    "way)");
 	else if (!store_is_ready(app->store))
-		http_send_unavailable(req);
+		http_send_unavailable(app->http, req);
 	else if (qstore_full(app->qstore))
-		not_ready(req, "5", "store_full", "Redis is at maxmemory and "
-		    "refuses writes: no joins or admissions until it has room");
+		not_ready(app, req, "5", "store_full", "Redis is at maxmemory "
+		    "and refuses writes: no joins or admissions until it has "
+		    "room");
 	else
-		http_send_json(req, 200, json_pack("{s:s}", "status",
+		http_send_json(app->http, req, 200, json_pack("{s:s}", "status",
 		    "ready"));
 }

@@ -2,7 +2,8 @@
  * api_limits.c: what a join must pass before it may touch Redis: the
  * browser-origin rule (origin.c: 403 forbidden_origin) and
  * join_rate_per_ip (ratelimit.c: 429 rate_limited with Retry-After), for
- * the client address http.c resolved behind trusted proxies.
+ * the client address dispatch.c resolved behind trusted proxies. Each
+ * says its verdict to the handler, which answers.
  */
 #include <stdio.h>
 #include <sys/time.h>
@@ -11,13 +12,13 @@
 
 #include "api.h"
 #include "conf.h"
-#include "http.h"
 #include "log.h"
 #include "origin.h"
 #include "ratelimit.h"
 
 int
-api_join_origin(struct app *app, struct evhttp_request *req)
+api_join_origin(struct app *app, struct evhttp_request *req,
+    struct verdict *v)
 {
 	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
 	const char *origin = evhttp_find_header(in, "Origin");
@@ -26,17 +27,14 @@ api_join_origin(struct app *app, struct evhttp_request *req)
 	    evhttp_find_header(in, "Sec-Fetch-Site"),
 	    evhttp_find_header(in, "Host")))
 		return 0;
-	http_send_error(req, 403, "forbidden_origin", "joins from the origin "
-	    "'%.100s' are not allowed (see cors_origins)",
+	return verdict_refuse(v, 403, "forbidden_origin", "joins from the "
+	    "origin '%.100s' are not allowed (see cors_origins)",
 	    origin ? origin : "(another site)");
-	return -1;
 }
 
 int
-api_join_rate(struct app *app, struct evhttp_request *req,
-    const char *client)
+api_join_rate(struct app *app, const char *client, struct verdict *v)
 {
-	char retry[24];
 	struct timeval tv;
 	long wait;
 
@@ -48,10 +46,7 @@ api_join_rate(struct app *app, struct evhttp_request *req,
 	if (wait == 0)
 		return 0;
 	log_debug("event=join_rate_limited addr=%s", client);
-	snprintf(retry, sizeof retry, "%ld", wait);
-	evhttp_add_header(evhttp_request_get_output_headers(req),
-	    "Retry-After", retry);
-	http_send_error(req, 429, "rate_limited", "too many joins from this "
-	    "address: at most %ld a second", app->conf->join_rate_per_ip);
-	return -1;
+	verdict_retry_after(v, wait);
+	return verdict_refuse(v, 429, "rate_limited", "too many joins from "
+	    "this address: at most %ld a second", app->conf->join_rate_per_ip);
 }

@@ -14,7 +14,7 @@
 #include "api.h"
 #include "admin_view.h"
 #include "streams.h"
-#include "http.h"
+#include "http_reply.h"
 #include "metrics.h"
 #include "metrics_share.h"
 #include "qstore.h"
@@ -77,7 +77,8 @@ metrics_send(struct app *app, struct evhttp_request *req,
 	metrics_format(&b, &m, &p, qs, n);
 	if (b.oom || (buf = evbuffer_new()) == NULL) {
 		strbuf_free(&b);
-		http_send_error(req, 500, "internal", "out of memory");
+		http_send_error(app->http, req, 500, "internal",
+		    "out of memory");
 		return;
 	}
 	evbuffer_add(buf, b.s, b.len);
@@ -85,7 +86,7 @@ metrics_send(struct app *app, struct evhttp_request *req,
 	evhttp_add_header(out, "Content-Type", "text/plain; version=0.0.4; "
 	    "charset=utf-8");
 	evhttp_add_header(out, "Cache-Control", "no-store");
-	http_observe(req, 200);
+	http_observe(app->http, req, 200);
 	http_reply(req, 200, buf);
 	evbuffer_free(buf);
 }

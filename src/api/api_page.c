@@ -22,7 +22,7 @@
 #include "conf.h"
 #include "join_batch.h"
 #include "qstore.h"
-#include "http.h"
+#include "http_reply.h"
 #include "log.h"
 #include "page.h"
 #include "validate.h"
@@ -54,10 +54,11 @@ page_send(struct page_call *p, int code, const struct page_view *v)
 	char *html = pages_render(p->call.app->pages, p->call.queue, v, &len);
 
 	if (html == NULL) {
-		http_send_error(p->call.req, 500, "internal", "out of memory");
+		http_send_error(p->call.app->http, p->call.req, 500, "internal",
+		    "out of memory");
 		return;
 	}
-	http_send_html(p->call.req, code, html, len);
+	http_send_html(p->call.app->http, p->call.req, code, html, len);
 	free(html);
 }
 
@@ -185,7 +186,7 @@ page_joined(enum result r, const struct standing *s, void *arg)
 	    s->token, lang_code(p->lang));
 	evhttp_add_header(evhttp_request_get_output_headers(c->req),
 	    "Location", loc);
-	http_send_html(c->req, 303, "", 0);
+	http_send_html(c->app->http, c->req, 303, "", 0);
 	free(p);
 }
 
@@ -232,12 +233,16 @@ api_page(struct app *app, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct page_call *p;
+	struct verdict v = { 0 };
 	int bad_token, rc;
 
-	if (m->method == RM_POST && api_join_origin(app, req) == -1)
+	if (m->method == RM_POST && api_join_origin(app, req, &v) == -1) {
+		api_send_verdict(app, req, &v);
 		return;
+	}
 	if ((p = calloc(1, sizeof *p)) == NULL) {
-		http_send_error(req, 500, "internal", "out of memory");
+		http_send_error(app->http, req, 500, "internal",
+		    "out of memory");
 		return;
 	}
 	p->call.app = app, p->call.req = req;
@@ -277,8 +282,9 @@ api_asset(struct app *app, struct evhttp_request *req,
 
 	/* The template is rendered, never served as it is. */
 	if (f == NULL || strcmp(f->type, "text/html; charset=utf-8") == 0) {
-		http_send_error(req, 404, "not_found", "no such path");
+		http_send_error(app->http, req, 404, "not_found",
+		    "no such path");
 		return;
 	}
-	http_send_file(req, f->type, f->body, f->len);
+	http_send_file(app->http, req, f->type, f->body, f->len);
 }

@@ -4,7 +4,7 @@
 #include <jansson.h>
 
 #include "api.h"
-#include "http.h"
+#include "http_reply.h"
 #include "qstore.h"
 
 static void
@@ -19,8 +19,9 @@ summary_done(enum result r, const struct standing *s, void *arg)
 		return;
 	}
 	eta = eta_seconds(&s->q, s->waiting + 1);
-	http_send_json(c->req, 200, json_pack("{s:s,s:s,s:I,s:I,s:o}",
-	    "queue", c->queue, "state", conf_state_name(s->q.state),
+	http_send_json(c->app->http, c->req, 200,
+	    json_pack("{s:s,s:s,s:I,s:I,s:o}", "queue", c->queue,
+	    "state", conf_state_name(s->q.state),
 	    "waiting", (json_int_t)s->waiting, "active", (json_int_t)s->n,
 	    "eta_seconds_for_new", eta < 0 ? json_null() : json_integer(eta)));
 	free(c);

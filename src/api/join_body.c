@@ -4,7 +4,7 @@
  * {"user":"..."}; jansson would allocate a tree for it, this reads it in
  * one pass into the caller's buffer.
  *
- * The invariant: what join_body_scan takes, jansson (valid_join_body)
+ * The invariant: what join_body_scan takes, jansson (join_body_jansson)
  * takes too, as an object with the same fields and the same strings; what
  * it cannot decide exactly and cheaply (a number, null, a nested value,
  * an unknown or escaped key, a duplicate, bad UTF-8, a control character,
@@ -17,6 +17,7 @@
 
 #include "join_body.h"
 #include "pow.h"
+#include "validate.h"
 
 /* The bytes left to read, and where decoded strings go. */
 struct scan {
@@ -282,6 +283,42 @@ fields_from_doc(struct join_fields *f)
 	}
 }
 
+size_t
+join_body_known(const json_t *doc)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < JOIN_NKEYS; i++)
+		n += json_object_get(doc, join_keys[i].name) != NULL;
+	return n;
+}
+
+enum join_body
+join_body_jansson(const char *body, size_t len, json_t **doc,
+    const char **user, json_error_t *err)
+{
+	json_t *u;
+
+	*doc = NULL, *user = NULL;
+	if (len == 0)
+		return JOIN_BODY_OK;
+	*doc = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
+	    err);
+	if (*doc == NULL)
+		return JOIN_BODY_BAD_JSON;
+	if (!json_is_object(*doc) || json_object_size(*doc) >
+	    join_body_known(*doc))
+		return JOIN_BODY_BAD_SHAPE;
+	if ((u = json_object_get(*doc, "user")) == NULL)
+		return JOIN_BODY_OK;
+	if (!json_is_string(u))
+		return JOIN_BODY_USER_TYPE;
+	if (!valid_user(json_string_value(u), json_string_length(u)))
+		return JOIN_BODY_BAD_USER;
+	*user = json_string_value(u);
+	return JOIN_BODY_OK;
+}
+
 enum join_body
 join_body_parse(struct join_fields *f, const char *body, size_t len,
     json_error_t *err)
@@ -294,7 +331,7 @@ join_body_parse(struct join_fields *f, const char *body, size_t len,
 		return f->user.type == JOIN_FIELD_NONE ||
 		    valid_user(f->user.s, f->user.len) ? JOIN_BODY_OK :
 		    JOIN_BODY_BAD_USER;
-	v = valid_join_body(body, len, &f->doc, &user, err);
+	v = join_body_jansson(body, len, &f->doc, &user, err);
 	fields_from_doc(f);
 	return v;
 }

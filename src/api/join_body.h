@@ -2,7 +2,9 @@
  * join_body.h: the body of a join, {"user", "challenge", "nonce",
  * "invite"} (each an optional string), as fields the handler reads.
  * The documented body is parsed here in one pass without a tree; anything
- * else goes to jansson (valid_join_body), whose verdicts are the answers.
+ * else goes to jansson (join_body_jansson), whose verdicts are the
+ * answers. The rules of each field are here too, so a join's body is
+ * checked by this module alone.
  */
 #ifndef WR_JOIN_BODY_H
 #define WR_JOIN_BODY_H
@@ -10,8 +12,6 @@
 #include <stddef.h>
 
 #include <jansson.h>
-
-#include "validate.h"
 
 /* Bytes of body the small parser takes; a longer one goes to jansson. */
 #define JOIN_BODY_SCAN_MAX 4096
@@ -40,8 +40,16 @@ struct join_fields {
 	char buf[JOIN_BODY_SCAN_MAX];	/* the small parser's strings */
 };
 
+enum join_body {
+	JOIN_BODY_OK,
+	JOIN_BODY_BAD_JSON,	/* not JSON: err says where */
+	JOIN_BODY_BAD_SHAPE,	/* not an object, or a field it may not carry */
+	JOIN_BODY_USER_TYPE,	/* user is not a string */
+	JOIN_BODY_BAD_USER	/* user fails valid_user */
+};
+
 /*
- * The body's verdict, as valid_join_body gives it, and its fields in *f
+ * The body's verdict, as join_body_jansson gives it, and its fields in *f
  * (whatever the verdict; all NONE for an empty body or one that is not an
  * object). *err says where when JOIN_BODY_BAD_JSON. Call join_body_clear
  * after, whatever the verdict.
@@ -58,6 +66,17 @@ const struct join_field *join_body_field(const struct join_fields *f,
 
 /* Release what join_body_parse kept (jansson's tree). */
 void join_body_clear(struct join_fields *f);
+
+/*
+ * The body (len bytes, 0: none) parsed by jansson: join_body_parse's
+ * reference and fallback. *doc is the parsed body for the caller to
+ * json_decref (NULL when none), even on error; *user, borrowed from *doc,
+ * is NULL when none or on error.
+ */
+enum join_body join_body_jansson(const char *body, size_t len, json_t **doc,
+    const char **user, json_error_t *err);
+/* How many of the fields a join may carry (doc/api.md) doc has. */
+size_t join_body_known(const json_t *doc);
 
 /*
  * The small parser alone: 1 when body is an object whose members are

@@ -9,7 +9,10 @@
 
 #include <stddef.h>
 
-#define CONF_QUEUE_ID_MAX 64
+#include "conf_addr.h"	/* CONF_ADDR_MAX, conf_addr_split */
+#include "validate.h"
+
+#define CONF_QUEUE_ID_MAX VALID_QUEUE_ID_MAX
 #define CONF_ERR_MAX 512
 
 enum queue_mode { MODE_RATE, MODE_CAPACITY, MODE_PASSTHROUGH };
@@ -123,14 +126,6 @@ const struct queue_conf *conf_queue_find(const struct conf *c,
  */
 void conf_queue_fields(const struct queue_conf *q,
     void (*fn)(const char *key, const char *value, void *arg), void *arg);
-
-/*
- * Split a valid listen or redis address: "host:port", "[v6]:port" (host
- * without the brackets) or "unix:/path" (host is the path, *port is -1).
- * host needs CONF_ADDR_MAX bytes. -1 when addr is malformed.
- */
-#define CONF_ADDR_MAX 256
-int conf_addr_split(const char *addr, char *host, size_t hostlen, int *port);
 
 /*
  * The key table, for waitroomd --list-keys (and the tests of the man page

@@ -1,9 +1,8 @@
 /*
  * conf_check.c: what a value of waitroom.conf may be, key by key: the
- * checkers conf.c's key table names, and the parsing of numbers and
- * addresses they share with the rest of the daemon.
+ * checkers conf.c's key table names, and the parsing of numbers they
+ * share with it. Addresses are conf_addr.c's.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -11,7 +10,7 @@
 #include <string.h>
 
 #include "clientaddr.h"
-#include "conf.h"
+#include "conf_addr.h"
 #include "conf_check.h"
 #include "sentinel_spec.h"
 #include "validate.h"
@@ -19,7 +18,6 @@
 #define CONF_TEXT_MAX 4096
 #define CONF_REDIRECT_MAX 2048
 #define CONF_COOKIE_MAX 64
-#define UNIX_PATH_MAX 108	/* sun_path of struct sockaddr_un on Linux */
 
 int
 conf_parse_long(const char *s, long *out)
@@ -39,44 +37,6 @@ conf_parse_long(const char *s, long *out)
 	return 0;
 }
 
-/* Port 0..65535, decimal digits only; -1 when malformed. */
-static int
-port_parse(const char *s)
-{
-	long n;
-
-	if (s[0] == '-' || strlen(s) > 5 || conf_parse_long(s, &n) != 0 ||
-	    n > 65535)
-		return -1;
-	return (int)n;
-}
-
-static int
-is_ipv4(const char *s)
-{
-	struct in_addr a;
-
-	return inet_pton(AF_INET, s, &a) == 1;
-}
-
-/* An IPv6 address when it was in brackets, else IPv4 or a DNS name. */
-static int
-host_ok(const char *host, int bracketed)
-{
-	struct in6_addr a6;
-	size_t n = strlen(host);
-
-	if (bracketed)
-		return inet_pton(AF_INET6, host, &a6) == 1;
-	if (strspn(host, "0123456789.") == n)
-		return is_ipv4(host);
-	return n <= 253 && host[0] != '.' && host[0] != '-' &&
-	    strstr(host, "..") == NULL &&
-	    strspn(host, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789-.") == n;
-}
-
-/* Some text without control characters. */
 /* n digits at s as a number within lo..hi into *out; -1 when not. */
 static int
 digits(const char *s, int n, int lo, int hi, int *out)
@@ -152,45 +112,6 @@ conf_check_text(const char *v)
 	return 1;
 }
 
-/* unix:/path */
-static int
-addr_unix(const char *path, char *host, size_t hostlen, int *port)
-{
-	size_t n = strlen(path);
-
-	if (path[0] != '/' || n >= UNIX_PATH_MAX || n >= hostlen ||
-	    !conf_check_text(path))
-		return -1;
-	memcpy(host, path, n + 1);
-	*port = -1;
-	return 0;
-}
-
-int
-conf_addr_split(const char *addr, char *host, size_t hostlen, int *port)
-{
-	int bracketed = addr[0] == '[';
-	const char *h = addr + bracketed, *colon;
-	size_t n;
-
-	if (strncmp(addr, "unix:", 5) == 0)
-		return addr_unix(addr + 5, host, hostlen, port);
-	if (bracketed && (colon = strchr(h, ']')) != NULL)
-		colon++;
-	else if (!bracketed)
-		colon = strrchr(addr, ':');
-	else
-		return -1;
-	if (colon == NULL || *colon != ':')
-		return -1;
-	n = (size_t)(colon - h) - (size_t)bracketed;
-	if (n == 0 || n >= hostlen || (*port = port_parse(colon + 1)) < 0)
-		return -1;
-	memcpy(host, h, n);
-	host[n] = '\0';
-	return host_ok(host, bracketed) ? 0 : -1;
-}
-
 int
 conf_check_listen(const char *v)
 {
@@ -199,7 +120,7 @@ conf_check_listen(const char *v)
 
 	if (conf_addr_split(v, host, sizeof host, &port) != 0 || port < 0)
 		return 0;
-	return v[0] == '[' || strcmp(host, "localhost") == 0 || is_ipv4(host);
+	return v[0] == '[' || strcmp(host, "localhost") == 0 || conf_addr_is_ipv4(host);
 }
 
 int
@@ -230,7 +151,7 @@ conf_check_cookie(const char *v)
 int
 conf_check_domain(const char *v)
 {
-	return host_ok(v + (v[0] == '.'), 0) && strchr(v, '.') != NULL &&
+	return conf_addr_host_ok(v + (v[0] == '.'), 0) && strchr(v, '.') != NULL &&
 	    strspn(v, "0123456789.") != strlen(v);
 }
 

@@ -1,7 +1,8 @@
 /*
  * conf_check.h: the checkers of waitroom.conf's values (1 when valid),
  * named by conf.c's key table, and the strict integer parse it uses.
- * conf_addr_split, shared with the listener and the store, is in conf.h.
+ * conf_addr_split, shared with the listener and the store, is in
+ * conf_addr.h.
  */
 #ifndef WR_CONF_CHECK_H
 #define WR_CONF_CHECK_H

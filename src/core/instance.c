@@ -16,6 +16,7 @@
 #include "challenge.h"
 #include "conf.h"
 #include "draw.h"
+#include "dispatch.h"
 #include "http.h"
 #include "hex.h"
 #include "instance.h"
@@ -216,7 +217,7 @@ serve(struct app *app, int fd)
 	    app->store_opts, err, sizeof err)) == NULL || (app->qstore = qstore_new(app->store,
 	    app->conf->key_prefix)) == NULL || (app->join_batch =
 	    join_batch_new(app->base, app->qstore)) == NULL ||
-	    (app->http = http_new(app, fd, err,
+	    (app->http = http_new(app, fd, dispatch_request, err,
 	    sizeof err)) == NULL || (app->streams = streams_new(app, err,
 	    sizeof err)) == NULL) {
 		log_error("event=startup_failed error=\"%s\"", err);
@@ -250,6 +251,7 @@ done:
 	qstore_free(app->qstore);
 	streams_free(app->streams);
 	http_free(app->http);
+	app->http = NULL;
 	admission_free(app->admission);
 	draws_free(app->draws);
 	if (app->conf_owned) {

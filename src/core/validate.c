@@ -1,7 +1,6 @@
-/* validate.c: identifier and join body checks of API.md; pure. */
+/* validate.c: identifier checks of API.md; pure. */
 #include <string.h>
 
-#include "join_body.h"
 #include "validate.h"
 
 int
@@ -9,7 +8,7 @@ valid_queue_id(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (n < 1 || n > 64)
+	if (n < 1 || n > VALID_QUEUE_ID_MAX)
 		return 0;
 	return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 	    "0123456789_-") == n;
@@ -100,42 +99,4 @@ valid_user(const char *s, size_t len)
 			return 0;
 	}
 	return chars >= 1;
-}
-
-/* The documented fields are join_body.c's table, named once. */
-size_t
-valid_join_known_fields(const json_t *doc)
-{
-	const char *name;
-	size_t n = 0;
-
-	for (size_t i = 0; (name = join_body_name(i)) != NULL; i++)
-		n += json_object_get(doc, name) != NULL;
-	return n;
-}
-
-enum join_body
-valid_join_body(const char *body, size_t len, json_t **doc,
-    const char **user, json_error_t *err)
-{
-	json_t *u;
-
-	*doc = NULL, *user = NULL;
-	if (len == 0)
-		return JOIN_BODY_OK;
-	*doc = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
-	    err);
-	if (*doc == NULL)
-		return JOIN_BODY_BAD_JSON;
-	if (!json_is_object(*doc) || json_object_size(*doc) >
-	    valid_join_known_fields(*doc))
-		return JOIN_BODY_BAD_SHAPE;
-	if ((u = json_object_get(*doc, "user")) == NULL)
-		return JOIN_BODY_OK;
-	if (!json_is_string(u))
-		return JOIN_BODY_USER_TYPE;
-	if (!valid_user(json_string_value(u), json_string_length(u)))
-		return JOIN_BODY_BAD_USER;
-	*user = json_string_value(u);
-	return JOIN_BODY_OK;
 }

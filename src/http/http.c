@@ -1,30 +1,28 @@
 /*
- * http.c: evhttp with explicit limits (evhttp has none by default), the
- * client's address, dispatch by the route table, and its verdicts turned
- * into JSON errors; http_reply.c writes the answers.
+ * http.c: the evhttp server with explicit limits (evhttp has none by
+ * default): it accepts, keeps its connections (conns.c), reads each
+ * request's framing and route, and stamps it with its route and arrival
+ * until its answer is counted (http_observe). What is done with a request
+ * is dispatch.c's business, which http_new is given; http_reply.c writes
+ * the answers. Everything here is reached through the struct http a
+ * caller holds: the one exception is the listener's error callback (see
+ * listening).
  */
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <event2/buffer.h>
-#include <event2/bufferevent.h>
+#include <event2/event.h>
 #include <event2/http.h>
 #include <event2/http_struct.h>
 #include <event2/keyvalq_struct.h>
 #include <event2/listener.h>
+#include <event2/util.h>
 
-#include "api.h"
-#include "auth.h"
 #include "conf.h"
-#include "cors.h"
-#include "clientaddr.h"
 #include "conns.h"
 #include "http.h"
 #include "log.h"
@@ -45,15 +43,15 @@ struct http {
 	struct event *resume;
 	struct conns *conns;	/* deadlines, caps, the descriptor reserve */
 	struct stamps *stamps;	/* route and arrival, until the answer */
+	http_dispatch_cb *dispatch;
 };
 
-static api_handler *const handlers[] = {
-#define ROUTE(id, pattern, methods, name, handler) [ROUTE_##id] = handler,
-#include "routes.def"
-#undef ROUTE
-};
-
-#define HTTP_CORS_MAX_AGE "600"
+/*
+ * The server whose listener this process runs: evhttp gives the listener
+ * its own argument, so the listener's error callback (and nothing else)
+ * finds the server here.
+ */
+static struct http *listening;
 
 static long long
 http_now_us(void)
@@ -62,32 +60,6 @@ http_now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-/*
- * The process's server: the listener's error callback gets evhttp's
- * argument, not ours, and an answer has only its request.
- */
-static struct http *the_http;
-
-static void
-http_stamp(struct evhttp_request *req, int route, long long start_us)
-{
-	if (the_http != NULL && stamps_put(the_http->stamps, req, route,
-	    start_us) == -1)
-		log_warn("event=stamp_failed error=\"out of memory\"");
-}
-
-void
-http_observe(struct evhttp_request *req, int code)
-{
-	long long start;
-	int route;
-
-	if (the_http != NULL && stamps_take(the_http->stamps, req, &route,
-	    &start) == 0)
-		metrics_http(route, code, (double)(http_now_us() - start) /
-		    1e6);
 }
 
 static int
@@ -144,192 +116,43 @@ http_bad_framing(struct evhttp_request *req)
 }
 
 static void
-http_route_error(struct evhttp_request *req, enum route_result rr,
-    const struct route_match *m, const char *path)
+http_stamp(struct http *h, struct evhttp_request *req, int route,
+    long long start_us)
 {
-	switch (rr) {
-	case ROUTE_BAD_METHOD:
-		evhttp_add_header(evhttp_request_get_output_headers(req),
-		    "Allow", m->allow);
-		http_send_error(req, 405, "method_not_allowed",
-		    "this path allows %s", m->allow);
-		break;
-	case ROUTE_BAD_QUEUE:
-		http_send_bad_queue(req);
-		break;
-	case ROUTE_BAD_TOKEN:
-		http_send_error(req, 400, "bad_token", "a token is a "
-		    "lower-case version 4 UUID");
-		break;
-	default:
-		http_send_error(req, 404, "not_found", "no such path");
-	}
+	if (stamps_put(h->stamps, req, route, start_us) == -1)
+		log_warn("event=stamp_failed error=\"out of memory\"");
 }
 
-static int
-http_is_api(enum route_id id)
+void
+http_observe(struct http *h, struct evhttp_request *req, int code)
 {
-	return id == ROUTE_QUEUE || id == ROUTE_TOKENS || id == ROUTE_TOKEN ||
-	    id == ROUTE_EVENTS;
-}
+	long long start;
+	int route;
 
-/* May a page of origin call this API (cors_origins)? */
-static int
-http_origin_allowed(const struct conf *c, const char *origin)
-{
-	return cors_any(c->cors_origins) ||
-	    cors_allowed(c->cors_origins, origin);
-}
-
-/* The CORS answer headers for an allowed origin; never an echo of any. */
-static void
-http_cors_headers(const struct conf *c, struct evhttp_request *req,
-    const char *origin)
-{
-	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
-
-	if (cors_any(c->cors_origins)) {
-		evhttp_add_header(out, "Access-Control-Allow-Origin", "*");
-		return;
-	}
-	evhttp_add_header(out, "Vary", "Origin");
-	if (cors_allowed(c->cors_origins, origin))
-		evhttp_add_header(out, "Access-Control-Allow-Origin", origin);
+	if (h != NULL && stamps_take(h->stamps, req, &route, &start) == 0)
+		metrics_http(route, code, (double)(http_now_us() - start) /
+		    1e6);
 }
 
 /*
- * CORS: allowed origins get their headers on the API. Whether a page of
- * another origin may join at all is api_join_origin's call.
+ * Every request evhttp has read whole: its connection hears it, its
+ * framing and route are read and stamped, and dispatch takes it on.
  */
 static void
-http_cors(struct app *app, struct evhttp_request *req,
-    const struct route_match *m, const char *origin)
+http_request(struct evhttp_request *req, void *arg)
 {
-	if (origin != NULL && http_is_api(m->id))
-		http_cors_headers(app->conf, req, origin);
-}
-
-/* OPTIONS from a browser before a cross-origin call. */
-static void
-http_preflight(struct app *app, struct evhttp_request *req,
-    const struct route_match *m, const char *origin)
-{
-	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
-
-	if (!http_origin_allowed(app->conf, origin)) {
-		evhttp_add_header(out, "Vary", "Origin");
-		http_send_error(req, 403, "forbidden_origin", "pages of this "
-		    "origin may not call this API (cors_origins)");
-		return;
-	}
-	http_cors_headers(app->conf, req, origin);
-	evhttp_add_header(out, "Access-Control-Allow-Methods", m->allow);
-	evhttp_add_header(out, "Access-Control-Allow-Headers",
-	    "Content-Type, Last-Event-ID");
-	evhttp_add_header(out, "Access-Control-Max-Age", HTTP_CORS_MAX_AGE);
-	http_send_empty(req, 204);
-}
-
-/*
- * The admin gate: 404 when the admin API is off, 401 without the token.
- * Returns 1 when the request may go on.
- */
-static int
-http_admin_ok(struct app *app, struct evhttp_request *req)
-{
-	const char *h;
-
-	if (app->admin_token == NULL) {
-		http_send_error(req, 404, "not_found", "no such path (the admin "
-		    "API is off: no admin_token_file is configured)");
-		return 0;
-	}
-	h = evhttp_find_header(evhttp_request_get_input_headers(req),
-	    "Authorization");
-	if (auth_check(h, app->admin_token))
-		return 1;
-	log_info("event=admin_unauthorized uri=\"%.80s\" reason=%s",
-	    evhttp_request_get_uri(req), h ? "wrong_token" : "no_token");
-	evhttp_add_header(evhttp_request_get_output_headers(req),
-	    "WWW-Authenticate", "Bearer realm=\"waitroom admin\"");
-	http_send_error(req, 401, "unauthorized", "the admin API needs "
-	    "'Authorization: Bearer <admin token>' with the token of "
-	    "admin_token_file");
-	return 0;
-}
-
-/*
- * The client's address, once for every handler: the peer, or behind
- * trusted_proxies the nearest untrusted hop of X-Forwarded-For.
- */
-static void
-http_client(struct app *app, struct evhttp_request *req,
-    char out[CLIENTADDR_MAX])
-{
-	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
-	char *peer = NULL;
-	ev_uint16_t port;
-
-	if (evcon)
-		evhttp_connection_get_peer(evcon, &peer, &port);
-	clientaddr_pick(app->trusted, peer ? peer : "?", app->trusted ?
-	    evhttp_find_header(evhttp_request_get_input_headers(req),
-	    "X-Forwarded-For") : NULL, out);
-}
-
-static void
-http_dispatch(struct evhttp_request *req, void *arg)
-{
-	struct app *app = arg;
-	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
-	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
-	char client[CLIENTADDR_MAX];
-	struct route_match m;
-	enum route_result rr;
-	const char *origin, *bad = NULL;
-	size_t body;
+	struct http *h = arg;
 	long long start_us = http_now_us();
+	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+	struct http_in in;
 
-	conns_request(app->http->conns, req);
-	if (path == NULL || (bad = http_bad_framing(req)) != NULL) {
-		http_stamp(req, ROUTE_NONE, start_us);
-		/* What follows on the connection cannot be trusted. */
-		evhttp_add_header(evhttp_request_get_output_headers(req),
-		    "Connection", "close");
-		http_send_error(req, 400, "bad_request", "%s", path ? bad :
-		    "malformed request line");
-		return;
-	}
-	rr = route_match(http_method(evhttp_request_get_command(req)), path,
-	    &m);
-	http_stamp(req, m.id, start_us);
-	if (route_is_admin(path) && !http_admin_ok(app, req))
-		return;
-	origin = evhttp_find_header(evhttp_request_get_input_headers(req),
-	    "Origin");
-	if (rr == ROUTE_BAD_METHOD && m.method == RM_OPTIONS && origin &&
-	    http_is_api(m.id)) {
-		http_preflight(app, req, &m, origin);
-		return;
-	}
-	if (rr != ROUTE_OK) {
-		http_route_error(req, rr, &m, path);
-		return;
-	}
-	http_cors(app, req, &m, origin);
-	body = evbuffer_get_length(evhttp_request_get_input_buffer(req));
-	if (body > (size_t)app->conf->max_body) {
-		http_send_error(req, 413, "body_too_large", "a request body "
-		    "may hold at most %ld bytes", app->conf->max_body);
-		return;
-	}
-	if (m.id >= sizeof handlers / sizeof handlers[0] ||
-	    handlers[m.id] == NULL) {
-		http_send_error(req, 404, "not_found", "no such path");
-		return;
-	}
-	http_client(app, req, client);
-	handlers[m.id](app, req, &m, client);
+	conns_request(h->conns, req);
+	in.path = uri ? evhttp_uri_get_path(uri) : NULL;
+	in.bad = in.path ? http_bad_framing(req) : "malformed request line";
+	in.rr = in.bad ? ROUTE_NOT_FOUND : route_match(http_method(
+	    evhttp_request_get_command(req)), in.path, &in.m);
+	http_stamp(h, req, in.bad ? ROUTE_NONE : in.m.id, start_us);
+	h->dispatch(h->app, req, &in);
 }
 
 static void
@@ -352,7 +175,7 @@ static void
 http_accept_error(struct evconnlistener *l, void *arg)
 {
 	static time_t logged;
-	struct http *h = the_http;
+	struct http *h = listening;
 	struct timeval tv = { 0, HTTP_ACCEPT_PAUSE_MS * 1000 };
 	const char *why = evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR());
 	int shed = h ? conns_shed(h->conns) : 0;
@@ -369,11 +192,11 @@ http_accept_error(struct evconnlistener *l, void *arg)
 }
 
 void
-http_set_closecb(struct evhttp_connection *evcon,
+http_set_closecb(struct http *h, struct evhttp_connection *evcon,
     void (*cb)(struct evhttp_connection *, void *), void *arg)
 {
-	if (the_http)
-		conns_set_closecb(the_http->conns, evcon, cb, arg);
+	if (h)
+		conns_set_closecb(h->conns, evcon, cb, arg);
 	else
 		evhttp_connection_set_closecb(evcon, cb, arg);
 }
@@ -399,7 +222,7 @@ http_limits(struct evhttp *evh)
 	evhttp_set_max_headers_size(evh, HTTP_MAX_HEADERS);
 	evhttp_set_max_body_size(evh, HTTP_MAX_BODY);
 	evhttp_set_timeout(evh, HTTP_TIMEOUT_S);
-	/* Every method reaches http_dispatch, which answers 405 in JSON. */
+	/* Every method reaches dispatch.c, which answers 405 in JSON. */
 	evhttp_set_allowed_methods(evh, EVHTTP_REQ_GET | EVHTTP_REQ_POST |
 	    EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE |
 	    EVHTTP_REQ_OPTIONS | EVHTTP_REQ_TRACE | EVHTTP_REQ_CONNECT |
@@ -408,7 +231,8 @@ http_limits(struct evhttp *evh)
 }
 
 struct http *
-http_new(struct app *app, int fd, char *err, size_t errlen)
+http_new(struct app *app, int fd, http_dispatch_cb *dispatch, char *err,
+    size_t errlen)
 {
 	struct http *h = calloc(1, sizeof *h);
 
@@ -419,6 +243,7 @@ http_new(struct app *app, int fd, char *err, size_t errlen)
 		goto fail;
 	}
 	h->app = app;
+	h->dispatch = dispatch;
 	if ((h->conns = conns_new(app, h->evh)) == NULL ||
 	    (h->stamps = stamps_new()) == NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -426,13 +251,13 @@ http_new(struct app *app, int fd, char *err, size_t errlen)
 		goto fail;
 	}
 	http_limits(h->evh);
-	evhttp_set_gencb(h->evh, http_dispatch, app);
+	evhttp_set_gencb(h->evh, http_request, h);
 	if ((h->bs = evhttp_accept_socket_with_handle(h->evh, fd)) == NULL) {
 		snprintf(err, errlen, "cannot serve on %s", app->conf->listen);
 		close(fd);
 		goto fail;
 	}
-	the_http = h;
+	listening = h;
 	evconnlistener_set_error_cb(evhttp_bound_socket_get_listener(h->bs),
 	    http_accept_error);
 	return h;
@@ -455,7 +280,7 @@ http_free(struct http *h)
 	stamps_free(h->stamps);
 	if (h->resume)
 		event_free(h->resume);
-	if (the_http == h)
-		the_http = NULL;
+	if (listening == h)
+		listening = NULL;
 	free(h);
 }

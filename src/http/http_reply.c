@@ -3,7 +3,8 @@
  * Date, the body and its headers, JSON errors from a store's result, pages
  * with their Content-Security-Policy, and http_await, which keeps reading
  * a connection while its request waits for Redis. http.c takes requests
- * in; this file sends their answers out.
+ * in; this file sends their answers out, counted in the metrics of the
+ * server the caller passes (http_observe), and calls nothing above it.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 
 #include "decimal.h"
 #include "http.h"
+#include "http_reply.h"
 #include "httpdate.h"
 #include "log.h"
 #include "reply.h"
@@ -167,7 +169,8 @@ http_reply_body(struct evhttp_request *req, int code, const char *body,
 }
 
 static void
-http_send(struct evhttp_request *req, int code, const char *body)
+http_send(struct http *h, struct evhttp_request *req, int code,
+    const char *body)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
 
@@ -177,7 +180,7 @@ http_send(struct evhttp_request *req, int code, const char *body)
 	log_debug("event=request method=%d uri=\"%.80s\" status=%d",
 	    (int)evhttp_request_get_command(req), evhttp_request_get_uri(req),
 	    code);
-	http_observe(req, code);
+	http_observe(h, req, code);
 	if (body)
 		http_reply_body(req, code, body, strlen(body), 1);
 	else
@@ -185,29 +188,31 @@ http_send(struct evhttp_request *req, int code, const char *body)
 }
 
 void
-http_send_text(struct evhttp_request *req, int code, char *body)
+http_send_text(struct http *h, struct evhttp_request *req, int code,
+    char *body)
 {
 	if (body == NULL) {
-		http_send(req, 500, "{\"error\":{\"code\":\"internal\","
+		http_send(h, req, 500, "{\"error\":{\"code\":\"internal\","
 		    "\"message\":\"out of memory\"}}");
 		return;
 	}
-	http_send(req, code, body);
+	http_send(h, req, code, body);
 	free(body);
 }
 
 void
-http_send_json(struct evhttp_request *req, int code, json_t *body)
+http_send_json(struct http *h, struct evhttp_request *req, int code,
+    json_t *body)
 {
 	char *s = body ? reply_dump(body) : NULL;
 
 	json_decref(body);
-	http_send_text(req, code, s);
+	http_send_text(h, req, code, s);
 }
 
 void
-http_send_error(struct evhttp_request *req, int code, const char *ecode,
-    const char *fmt, ...)
+http_send_error(struct http *h, struct evhttp_request *req, int code,
+    const char *ecode, const char *fmt, ...)
 {
 	char msg[512], *body;
 	va_list ap;
@@ -216,51 +221,51 @@ http_send_error(struct evhttp_request *req, int code, const char *ecode,
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	body = reply_error_body(ecode, msg);
-	http_send(req, body ? code : 500, body ? body :
+	http_send(h, req, body ? code : 500, body ? body :
 	    "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}");
 	free(body);
 }
 
 void
-http_send_result(struct evhttp_request *req, const char *queue,
-    enum result r)
+http_send_result(struct http *h, struct evhttp_request *req,
+    const char *queue, enum result r)
 {
 	const struct result_answer *a = result_answer(r);
 	char message[256];
 
 	if (a->code == NULL) {
-		http_send_empty(req, a->status);
+		http_send_empty(h, req, a->status);
 		return;
 	}
 	if (a->retry_after)
 		evhttp_add_header(evhttp_request_get_output_headers(req),
 		    "Retry-After", a->retry_after);
-	http_send_error(req, a->status, a->code, "%s", result_message(a,
+	http_send_error(h, req, a->status, a->code, "%s", result_message(a,
 	    queue ? queue : "", message, sizeof message));
 }
 
 void
-http_send_unavailable(struct evhttp_request *req)
+http_send_unavailable(struct http *h, struct evhttp_request *req)
 {
-	http_send_result(req, NULL, RESULT_UNAVAILABLE);
+	http_send_result(h, req, NULL, RESULT_UNAVAILABLE);
 }
 
 void
-http_send_bad_queue(struct evhttp_request *req)
+http_send_bad_queue(struct http *h, struct evhttp_request *req)
 {
-	http_send_error(req, 400, "bad_queue_id", "a queue id is 1 to 64 of "
+	http_send_error(h, req, 400, "bad_queue_id", "a queue id is 1 to 64 of "
 	    "A-Z, a-z, 0-9, '_' and '-'");
 }
 
 void
-http_send_empty(struct evhttp_request *req, int code)
+http_send_empty(struct http *h, struct evhttp_request *req, int code)
 {
-	http_send(req, code, NULL);
+	http_send(h, req, code, NULL);
 }
 
 static void
-http_send_bytes(struct evhttp_request *req, int code, const char *type,
-    const char *body, size_t len)
+http_send_bytes(struct http *h, struct evhttp_request *req, int code,
+    const char *type, const char *body, size_t len)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
 
@@ -269,27 +274,27 @@ http_send_bytes(struct evhttp_request *req, int code, const char *type,
 	log_debug("event=request method=%d uri=\"%.80s\" status=%d",
 	    (int)evhttp_request_get_command(req), evhttp_request_get_uri(req),
 	    code);
-	http_observe(req, code);
+	http_observe(h, req, code);
 	http_reply_body(req, code, body, len, 0);
 }
 
 void
-http_send_html(struct evhttp_request *req, int code, const char *body,
-    size_t len)
+http_send_html(struct http *h, struct evhttp_request *req, int code,
+    const char *body, size_t len)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
 
 	evhttp_add_header(out, "Cache-Control", "no-store");
 	evhttp_add_header(out, "Content-Security-Policy", HTTP_PAGE_CSP);
 	evhttp_add_header(out, "Referrer-Policy", "no-referrer");
-	http_send_bytes(req, code, "text/html; charset=utf-8", body, len);
+	http_send_bytes(h, req, code, "text/html; charset=utf-8", body, len);
 }
 
 void
-http_send_file(struct evhttp_request *req, const char *type,
+http_send_file(struct http *h, struct evhttp_request *req, const char *type,
     const char *body, size_t len)
 {
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "Cache-Control", "public, max-age=300");
-	http_send_bytes(req, 200, type, body, len);
+	http_send_bytes(h, req, 200, type, body, len);
 }

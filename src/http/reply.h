@@ -1,6 +1,6 @@
 /*
  * reply.h: the JSON bodies of API.md, built without I/O: errors and the
- * status object. http.c sends them.
+ * status object. http_reply.c sends them.
  */
 #ifndef WR_REPLY_H
 #define WR_REPLY_H

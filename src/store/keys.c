@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "conf.h"
 #include "keys.h"
 #include "validate.h"
 
@@ -140,7 +139,7 @@ keys_channel_queue(const char *channel, const char **queue, size_t *len)
 
 	if (open == NULL || (close = strchr(open, '}')) == NULL ||
 	    strcmp(close, "}:events") != 0 ||
-	    close - open - 1 < 1 || close - open - 1 > CONF_QUEUE_ID_MAX)
+	    close - open - 1 < 1 || close - open - 1 > VALID_QUEUE_ID_MAX)
 		return -1;
 	*queue = open + 1;
 	*len = (size_t)(close - open - 1);

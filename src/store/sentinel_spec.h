@@ -7,7 +7,7 @@
 #ifndef WR_SENTINEL_SPEC_H
 #define WR_SENTINEL_SPEC_H
 
-#include "conf.h"
+#include "conf_addr.h"
 
 #define SENTINEL_MAX 8			/* sentinels named */
 #define SENTINEL_NAME_MAX 64		/* the master's name */

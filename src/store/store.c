@@ -1,7 +1,9 @@
 /*
  * store.c: the Redis command connection: its calls (copies, timeouts,
  * WAIT), and its life (connect, through Sentinel or not, drop, retry).
- * What a new connection is asked before it serves is in store_checks.c.
+ * What a new connection is asked before it serves is in store_checks.c,
+ * which opens the store (store_open) and is called back only through the
+ * on_connect it gives.
  *
  * Invariants, from hiredis 0.14's async API:
  * - s->ac is NULL whenever hiredis may have freed the context: it frees it
@@ -408,6 +410,62 @@ store_lost(struct store *s)
 	store_schedule(s);
 }
 
+/* The checks of a connection are done (or a subscription stands). */
+void
+store_become_ready(struct store *s)
+{
+	int first = !s->ever_ready;
+
+	s->ready = 1;
+	s->ever_ready = 1;
+	s->backoff_ms = 0;
+	log_info("event=store_ready role=%s addr=%s%s%d", s->pattern ?
+	    "subscriber" : "commands", s->host, s->port ? ":" : "", s->port);
+	if (s->ready_cb)
+		s->ready_cb(first, s->ready_arg);
+}
+
+struct script_load {
+	struct store *s;
+	int id;
+};
+
+static void
+store_loaded(const struct store_result *res, void *arg)
+{
+	struct script_load *l = arg;
+	struct store *s = l->s;
+	int id = l->id;
+
+	free(l);
+	if (res->status != STORE_OK || res->reply->type != REDIS_REPLY_STRING ||
+	    res->reply->len != 40) {
+		log_error("event=script_load_failed script=%s error=\"%s\"",
+		    lua_scripts[id].name, res->error ? res->error : "bad reply");
+		return;
+	}
+	memcpy(s->sha[id], res->reply->str, 40);
+	s->sha[id][40] = '\0';
+	if (--s->loading == 0 && s->connected && !s->ready)
+		store_become_ready(s);
+}
+
+void
+store_load_scripts(struct store *s)
+{
+	s->loading = LUA_NSCRIPTS;
+	for (int i = 0; i < LUA_NSCRIPTS; i++) {
+		const char *argv[] = { "SCRIPT", "LOAD", lua_scripts[i].body };
+		struct script_load *l = malloc(sizeof *l);
+
+		if (l == NULL)
+			continue;
+		l->s = s, l->id = i;
+		if (store_send(s, -1, 3, argv, NULL, store_loaded, l, 0) == -1)
+			free(l);
+	}
+}
+
 /* Every reply of a subscriber connection: the confirmation, then messages. */
 static void
 store_on_pmessage(redisAsyncContext *ac, void *reply, void *priv)
@@ -452,7 +510,7 @@ store_on_connect(const redisAsyncContext *ac, int status)
 	s->connected = 1;
 	log_info("event=redis_connected role=%s addr=%s%s%d", s->pattern ?
 	    "subscriber" : "commands", s->host, s->port ? ":" : "", s->port);
-	store_check_role(s);
+	s->on_connect(s);
 }
 
 static void
@@ -610,10 +668,10 @@ store_parse_addr(struct store *s, const char *addr,
 	return 0;
 }
 
-static struct store *
+struct store *
 store_open(struct event_base *base, const char *addr,
     const struct store_opts *o, const char *pattern, store_message_cb *cb,
-    void *arg, char *err, size_t errlen)
+    void *arg, void (*on_connect)(struct store *), char *err, size_t errlen)
 {
 	struct store *s = calloc(1, sizeof *s);
 
@@ -625,6 +683,7 @@ store_open(struct event_base *base, const char *addr,
 	s->base = base;
 	s->msg_cb = cb;
 	s->msg_arg = arg;
+	s->on_connect = on_connect;
 	s->wait_replicas = o ? o->wait_replicas : 0;
 	if (store_parse_addr(s, addr, o, err, errlen) == -1) {
 		store_free(s);
@@ -640,21 +699,6 @@ store_open(struct event_base *base, const char *addr,
 	}
 	store_connect(s);
 	return s;
-}
-
-struct store *
-store_new(struct event_base *base, const char *addr,
-    const struct store_opts *o, char *err, size_t errlen)
-{
-	return store_open(base, addr, o, NULL, NULL, NULL, err, errlen);
-}
-
-struct store *
-store_new_subscriber(struct event_base *base, const char *addr,
-    const struct store_opts *o, const char *pattern, store_message_cb *cb,
-    void *arg, char *err, size_t errlen)
-{
-	return store_open(base, addr, o, pattern, cb, arg, err, errlen);
 }
 
 int

@@ -45,7 +45,8 @@ struct store_opts {
 /*
  * addr is host:port, unix:/path or sentinel://host:port,.../master (the
  * master is asked of the sentinels at every connect, and followed on
- * +switch-master). Connecting starts at once. o may be NULL.
+ * +switch-master). Connecting starts at once. o may be NULL. (In
+ * store_checks.c, which checks each new connection before it serves.)
  */
 struct store *store_new(struct event_base *base, const char *addr,
     const struct store_opts *o, char *err, size_t errlen);

@@ -1,71 +1,20 @@
 /*
  * store_checks.c: what a new connection is asked before it serves. ROLE
  * first (only a master takes writes); then, on a command connection, the
- * eviction and durability settings (warnings only) and every script
- * (SCRIPT LOAD): the connection is ready once all are loaded. A
- * subscriber subscribes instead, and is ready once Redis confirms.
+ * eviction and durability settings (warnings only), and the store loads
+ * every script (SCRIPT LOAD): the connection is ready once all are
+ * loaded. A subscriber subscribes instead, and is ready once Redis
+ * confirms.
+ *
+ * The sequence is driven from here: store_new opens a connection
+ * (store.c) with store_check_role as what it runs on every connect, and
+ * each step calls the store below; store.c never calls back up.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
 #include "store.h"
 #include "store_conn.h"
-
-void
-store_become_ready(struct store *s)
-{
-	int first = !s->ever_ready;
-
-	s->ready = 1;
-	s->ever_ready = 1;
-	s->backoff_ms = 0;
-	log_info("event=store_ready role=%s addr=%s%s%d", s->pattern ?
-	    "subscriber" : "commands", s->host, s->port ? ":" : "", s->port);
-	if (s->ready_cb)
-		s->ready_cb(first, s->ready_arg);
-}
-
-struct script_load {
-	struct store *s;
-	int id;
-};
-
-static void
-store_loaded(const struct store_result *res, void *arg)
-{
-	struct script_load *l = arg;
-	struct store *s = l->s;
-	int id = l->id;
-
-	free(l);
-	if (res->status != STORE_OK || res->reply->type != REDIS_REPLY_STRING ||
-	    res->reply->len != 40) {
-		log_error("event=script_load_failed script=%s error=\"%s\"",
-		    lua_scripts[id].name, res->error ? res->error : "bad reply");
-		return;
-	}
-	memcpy(s->sha[id], res->reply->str, 40);
-	s->sha[id][40] = '\0';
-	if (--s->loading == 0 && s->connected && !s->ready)
-		store_become_ready(s);
-}
-
-void
-store_load_scripts(struct store *s)
-{
-	s->loading = LUA_NSCRIPTS;
-	for (int i = 0; i < LUA_NSCRIPTS; i++) {
-		const char *argv[] = { "SCRIPT", "LOAD", lua_scripts[i].body };
-		struct script_load *l = malloc(sizeof *l);
-
-		if (l == NULL)
-			continue;
-		l->s = s, l->id = i;
-		if (store_send(s, -1, 3, argv, NULL, store_loaded, l, 0) == -1)
-			free(l);
-	}
-}
 
 static void
 store_policy(const struct store_result *res, void *arg)
@@ -161,4 +110,21 @@ store_check_role(struct store *s)
 
 	if (store_send(s, -1, 1, argv, NULL, store_role, s, 0) == -1)
 		store_drop_soon(s, "cannot send ROLE");
+}
+
+struct store *
+store_new(struct event_base *base, const char *addr,
+    const struct store_opts *o, char *err, size_t errlen)
+{
+	return store_open(base, addr, o, NULL, NULL, NULL, store_check_role,
+	    err, errlen);
+}
+
+struct store *
+store_new_subscriber(struct event_base *base, const char *addr,
+    const struct store_opts *o, const char *pattern, store_message_cb *cb,
+    void *arg, char *err, size_t errlen)
+{
+	return store_open(base, addr, o, pattern, cb, arg, store_check_role,
+	    err, errlen);
 }

@@ -1,6 +1,8 @@
 /*
  * store_conn.h: what store.c and store_checks.c share of a connection.
- * Not for callers of the store: they use store.h.
+ * Not for callers of the store: they use store.h. store_checks.c stands
+ * on store.c: it opens the connection, and store.c calls it back only
+ * through on_connect.
  */
 #ifndef WR_STORE_CONN_H
 #define WR_STORE_CONN_H
@@ -31,6 +33,7 @@ struct store {
 	unsigned long reconnects;
 	store_ready_cb *ready_cb;
 	void *ready_arg;
+	void (*on_connect)(struct store *s);	/* each connect: the checks */
 	struct call *calls;	/* every call hiredis still holds */
 	char *pattern;		/* a subscriber: what it PSUBSCRIBEs */
 	store_message_cb *msg_cb;
@@ -42,6 +45,19 @@ struct store {
 	long wait_replicas;	/* durable calls wait for as many replicas */
 };
 
+/*
+ * A connection to addr, a subscriber when pattern is not NULL (store.h's
+ * store_new, store_new_subscriber), that runs on_connect each time it
+ * connects: it sends what must come first, and calls store_become_ready
+ * (or store_subscribe) when the connection may serve.
+ */
+struct store *store_open(struct event_base *base, const char *addr,
+    const struct store_opts *o, const char *pattern, store_message_cb *cb,
+    void *arg, void (*on_connect)(struct store *), char *err, size_t errlen);
+/* The connection serves now: say so, and call the store's ready_cb. */
+void store_become_ready(struct store *s);
+/* SCRIPT LOAD every script; the connection is ready once all are in. */
+void store_load_scripts(struct store *s);
 /* Queue a command whatever the ready state (for loading scripts). */
 int store_send(struct store *s, int script, int argc,
     const char *const *argv, const size_t *lens, store_cb *cb, void *arg,
@@ -53,7 +69,5 @@ void store_subscribe(struct store *s);
 
 /* store_checks.c: ROLE first, then the rest (see there). */
 void store_check_role(struct store *s);
-void store_load_scripts(struct store *s);
-void store_become_ready(struct store *s);
 
 #endif

@@ -42,8 +42,9 @@ sse_bev(const struct stream *st)
 }
 
 void
-sse_open(struct stream *st, struct evhttp_request *req, long retry_ms,
-    int timeout_s, void (*closecb)(struct evhttp_connection *, void *))
+sse_open(struct stream *st, struct http *h, struct evhttp_request *req,
+    long retry_ms, int timeout_s,
+    void (*closecb)(struct evhttp_connection *, void *))
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
 	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
@@ -55,10 +56,10 @@ sse_open(struct stream *st, struct evhttp_request *req, long retry_ms,
 	evhttp_add_header(out, "Content-Type", "text/event-stream");
 	evhttp_add_header(out, "Cache-Control", "no-cache");
 	evhttp_add_header(out, "X-Accel-Buffering", "no");
-	http_observe(req, 200);
+	http_observe(h, req, 200);
 	evhttp_send_reply_start(req, 200, "OK");
 	evhttp_connection_set_timeout(evcon, timeout_s);
-	http_set_closecb(evcon, closecb, st);
+	http_set_closecb(h, evcon, closecb, st);
 	if ((bev = sse_bev(st)) != NULL)
 		setsockopt(bufferevent_getfd(bev), SOL_SOCKET, SO_SNDBUF,
 		    &sndbuf, sizeof sndbuf);
@@ -115,32 +116,32 @@ sse_event(struct stream *st, const char *event, const char *data, size_t cap)
 }
 
 static void
-sse_forget(struct stream *st)
+sse_forget(struct stream *st, struct http *h)
 {
 	struct evhttp_connection *evcon = evhttp_request_get_connection(st->req);
 
 	if (evcon)
-		http_set_closecb(evcon, NULL, NULL);
+		http_set_closecb(h, evcon, NULL, NULL);
 }
 
 void
-sse_end(struct stream *st)
+sse_end(struct stream *st, struct http *h)
 {
 	if (st->req == NULL)
 		return;
-	sse_forget(st);
+	sse_forget(st, h);
 	evhttp_send_reply_end(st->req);
 	st->req = NULL;
 }
 
 void
-sse_abort(struct stream *st)
+sse_abort(struct stream *st, struct http *h)
 {
 	struct evhttp_connection *evcon;
 
 	if (st->req == NULL)
 		return;
-	sse_forget(st);
+	sse_forget(st, h);
 	/* Frees the request with the connection. */
 	if ((evcon = evhttp_request_get_connection(st->req)) != NULL)
 		evhttp_connection_free(evcon);

@@ -14,6 +14,7 @@
 
 #include <event2/http.h>
 
+struct http;
 struct ipslot;
 
 struct stream {
@@ -35,12 +36,14 @@ struct stream {
 uint32_t sse_now(void);
 
 /*
- * Answer 200 text/event-stream and send "retry: retry_ms". The connection
- * gets timeout_s (keepalives must come more often) and a small kernel
- * send buffer. closecb runs if the client goes away.
+ * Answer 200 text/event-stream and send "retry: retry_ms", counted in the
+ * metrics of h, the server that took req in. The connection gets
+ * timeout_s (keepalives must come more often) and a small kernel send
+ * buffer. closecb runs if the client goes away (h hears it first).
  */
-void sse_open(struct stream *st, struct evhttp_request *req, long retry_ms,
-    int timeout_s, void (*closecb)(struct evhttp_connection *, void *));
+void sse_open(struct stream *st, struct http *h, struct evhttp_request *req,
+    long retry_ms, int timeout_s,
+    void (*closecb)(struct evhttp_connection *, void *));
 /* The connection's timeout again (the intervals changed at a reload). */
 void sse_set_timeout(struct stream *st, int timeout_s);
 
@@ -54,9 +57,9 @@ int sse_event(struct stream *st, const char *event, const char *data,
 int sse_raw(struct stream *st, const char *buf, size_t len, size_t cap);
 
 /* End the answer cleanly; the close callback will not run. */
-void sse_end(struct stream *st);
+void sse_end(struct stream *st, struct http *h);
 /* Drop the connection at once (a client that does not read). */
-void sse_abort(struct stream *st);
+void sse_abort(struct stream *st, struct http *h);
 /* The client went away (from the close callback): release the request. */
 void sse_gone(struct stream *st);
 

@@ -23,7 +23,7 @@
 
 #include "conf.h"
 #include "connq.h"
-#include "http.h"
+#include "http_reply.h"
 #include "ipcount.h"
 #include "keys.h"
 #include "log.h"
@@ -124,9 +124,9 @@ stream_close(struct streams *b, struct stream *st, const char *reason,
 	b->queues[st->queue].streams--;
 	st->closed = 1;
 	if (how == CLOSE_END)
-		sse_end(st);
+		sse_end(st, b->app->http);
 	else if (how == CLOSE_ABORT)
-		sse_abort(st);
+		sse_abort(st, b->app->http);
 	else
 		sse_gone(st);
 	if (!st->inflight)
@@ -502,13 +502,13 @@ streams_start(struct streams *b, struct evhttp_request *req,
 	if (st == NULL || q < 0 || uuid_parse(token, st->token) != 0) {
 		free(st);
 		ipcount_release(b->ips, slot);
-		http_send_error(req, 503, "too_many_streams",
+		http_send_error(b->app->http, req, 503, "too_many_streams",
 		    "this server cannot open another stream now");
 		return;
 	}
 	bq_learn(&b->queues[q], s);
 	st->queue = (uint16_t)q, st->ip = slot, st->id = (uint32_t)last_id;
-	sse_open(st, req, c->push_interval * 1000, b->timeout,
+	sse_open(st, b->app->http, req, c->push_interval * 1000, b->timeout,
 	    stream_on_close);
 	stream_table_put(&b->streams, st);
 	wheel_put(&b->wheel, st, wheel_pick(&b->wheel));

@@ -1,8 +1,9 @@
 /*
  * fuzz_http.c: the pure parts of handling a request, as http.c and
  * api_tokens.c call them: route matching (route.c), the queue, token and
- * user checks and the join body rules (validate.c). The input is one byte
- * of method, the path up to the first LF, and the body after it.
+ * user checks (validate.c) and the join body rules (join_body.c). The
+ * input is one byte of method, the path up to the first LF, and the body
+ * after it.
  *
  * The invariants: nothing crashes or leaks; a route's captures are valid
  * ids, segments of the path; the Allow list agrees with the verdict; a
@@ -17,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "join_body.h"
 #include "route.h"
 #include "validate.h"
 
@@ -104,7 +106,7 @@ check_body(const char *body, size_t len)
 	const char *user;
 	json_t *doc, *s;
 
-	v = valid_join_body(body, len, &doc, &user, &err);
+	v = join_body_jansson(body, len, &doc, &user, &err);
 	if (v != JOIN_BODY_OK) {
 		if (user != NULL)
 			FAIL("a user from a refused body");
@@ -113,7 +115,7 @@ check_body(const char *body, size_t len)
 	}
 	if ((len == 0) != (doc == NULL) ||
 	    (doc != NULL && (!json_is_object(doc) ||
-	    json_object_size(doc) != valid_join_known_fields(doc) ||
+	    json_object_size(doc) != join_body_known(doc) ||
 	    (json_object_get(doc, "user") != NULL) != (user != NULL))))
 		FAIL("accepted body of %zu bytes: %.*s", len, (int)len, body);
 	if (user != NULL) {

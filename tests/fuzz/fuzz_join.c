@@ -1,9 +1,9 @@
 /*
  * fuzz_join.c: the join body's small parser (join_body.c) against
- * jansson's (valid_join_body), on the input as a whole body.
+ * jansson's (join_body_jansson), on the input as a whole body.
  *
  * The invariants: nothing crashes or leaks; join_body_parse gives
- * valid_join_body's verdict, bad_json's text and line, and the fields of
+ * join_body_jansson's verdict, bad_json's text and line, and the fields of
  * jansson's tree (type, length, bytes), every string NUL-terminated;
  * join_body_proof gives the verdict of the proof rules written here
  * again over jansson's tree; and what join_body_scan takes alone, jansson
@@ -109,7 +109,7 @@ LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 	int scanned;
 
 	got = join_body_parse(&f, body, size, &e1);
-	ref = valid_join_body(body, size, &doc, &user, &e2);
+	ref = join_body_jansson(body, size, &doc, &user, &e2);
 	if (got != ref)
 		FAIL("verdict %d, jansson's %d", got, ref);
 	if (ref == JOIN_BODY_BAD_JSON && (strcmp(e1.text, e2.text) != 0 ||

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #
 # proxy_streams.sh: max_streams_per_ip counts the client address, the one
-# http.c resolves once for every handler: behind trusted_proxies the
+# dispatch.c resolves once for every handler: behind trusted_proxies the
 # nearest untrusted hop of X-Forwarded-For, not the proxy's own address.
 # Behind the shipped nginx site every stream comes from 127.0.0.1, so a
 # cap on the peer would cap the whole site.

@@ -181,57 +181,6 @@ START_TEST(test_utf8_valid)
 }
 END_TEST
 
-/* Every rule of the join body, as the daemon and the fuzzer share them. */
-START_TEST(test_join_body)
-{
-	static const struct {
-		const char *body;
-		enum join_body want;
-		const char *user;
-	} cases[] = {
-		{ "", JOIN_BODY_OK, NULL },
-		{ "{}", JOIN_BODY_OK, NULL },
-		{ "{\"user\":\"ann\"}", JOIN_BODY_OK, "ann" },
-		{ " { \"user\" : \"" HAN "\" } ", JOIN_BODY_OK, HAN },
-		{ "{", JOIN_BODY_BAD_JSON, NULL },
-		{ "{}x", JOIN_BODY_BAD_JSON, NULL },
-		{ "{\"user\":\"a\",\"user\":\"b\"}", JOIN_BODY_BAD_JSON, NULL },
-		{ "[]", JOIN_BODY_BAD_SHAPE, NULL },
-		{ "\"ann\"", JOIN_BODY_BAD_SHAPE, NULL },
-		{ "null", JOIN_BODY_BAD_SHAPE, NULL },
-		{ "{\"name\":\"ann\"}", JOIN_BODY_BAD_SHAPE, NULL },
-		{ "{\"user\":\"ann\",\"x\":1}", JOIN_BODY_BAD_SHAPE, NULL },
-		{ "{\"user\":1}", JOIN_BODY_USER_TYPE, NULL },
-		{ "{\"user\":null}", JOIN_BODY_USER_TYPE, NULL },
-		{ "{\"user\":\"\"}", JOIN_BODY_BAD_USER, NULL },
-		{ "{\"user\":\"a\\nb\"}", JOIN_BODY_BAD_USER, NULL },
-		/* jansson refuses an escaped NUL before valid_user sees it */
-		{ "{\"user\":\"a\\u0000b\"}", JOIN_BODY_BAD_JSON, NULL },
-	};
-	json_error_t err;
-	const char *user;
-	json_t *doc;
-
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		enum join_body got = valid_join_body(cases[i].body,
-		    strlen(cases[i].body), &doc, &user, &err);
-
-		ck_assert_msg(got == cases[i].want, "%s: %d, want %d",
-		    cases[i].body, got, cases[i].want);
-		if (cases[i].user)
-			ck_assert_str_eq(user, cases[i].user);
-		else
-			ck_assert_ptr_null(user);
-		ck_assert(cases[i].body[0] != '\0' || doc == NULL);
-		json_decref(doc);
-	}
-	/* the length bounds the body: no NUL terminator is needed */
-	ck_assert_int_eq(valid_join_body("{}garbage", 2, &doc, &user, &err),
-	    JOIN_BODY_OK);
-	json_decref(doc);
-}
-END_TEST
-
 int
 main(void)
 {
@@ -245,7 +194,6 @@ main(void)
 	tcase_add_test(tc, test_user_good);
 	tcase_add_test(tc, test_user_bad);
 	tcase_add_test(tc, test_utf8_valid);
-	tcase_add_test(tc, test_join_body);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

@@ -1,0 +1,218 @@
+/*
+ * dispatch.c: a request, as the server (http.c) read it, to its handler:
+ * the admin gate, CORS, the body's size and the client's address, and
+ * what fails any of them, or the framing or the route, answered here as
+ * a JSON error (http_reply.c). The handlers are the layer below; nothing
+ * they call comes back here, and the server is reached again only to
+ * count an answer.
+ */
+#include <event2/buffer.h>
+#include <event2/http.h>
+
+#include "api.h"
+#include "auth.h"
+#include "clientaddr.h"
+#include "conf.h"
+#include "cors.h"
+#include "dispatch.h"
+#include "http.h"
+#include "http_reply.h"
+#include "log.h"
+
+#define DISPATCH_CORS_MAX_AGE "600"
+
+static api_handler *const handlers[] = {
+#define ROUTE(id, pattern, methods, name, handler) [ROUTE_##id] = handler,
+#include "routes.def"
+#undef ROUTE
+};
+
+static void
+dispatch_route_error(struct http *h, struct evhttp_request *req,
+    enum route_result rr, const struct route_match *m)
+{
+	switch (rr) {
+	case ROUTE_BAD_METHOD:
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+		    "Allow", m->allow);
+		http_send_error(h, req, 405, "method_not_allowed",
+		    "this path allows %s", m->allow);
+		break;
+	case ROUTE_BAD_QUEUE:
+		http_send_bad_queue(h, req);
+		break;
+	case ROUTE_BAD_TOKEN:
+		http_send_error(h, req, 400, "bad_token", "a token is a "
+		    "lower-case version 4 UUID");
+		break;
+	default:
+		http_send_error(h, req, 404, "not_found", "no such path");
+	}
+}
+
+static int
+dispatch_is_api(enum route_id id)
+{
+	return id == ROUTE_QUEUE || id == ROUTE_TOKENS || id == ROUTE_TOKEN ||
+	    id == ROUTE_EVENTS;
+}
+
+/* May a page of origin call this API (cors_origins)? */
+static int
+dispatch_origin_allowed(const struct conf *c, const char *origin)
+{
+	return cors_any(c->cors_origins) ||
+	    cors_allowed(c->cors_origins, origin);
+}
+
+/* The CORS answer headers for an allowed origin; never an echo of any. */
+static void
+dispatch_cors_headers(const struct conf *c, struct evhttp_request *req,
+    const char *origin)
+{
+	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+
+	if (cors_any(c->cors_origins)) {
+		evhttp_add_header(out, "Access-Control-Allow-Origin", "*");
+		return;
+	}
+	evhttp_add_header(out, "Vary", "Origin");
+	if (cors_allowed(c->cors_origins, origin))
+		evhttp_add_header(out, "Access-Control-Allow-Origin", origin);
+}
+
+/*
+ * CORS: allowed origins get their headers on the API. Whether a page of
+ * another origin may join at all is api_join_origin's call.
+ */
+static void
+dispatch_cors(struct app *app, struct evhttp_request *req,
+    const struct route_match *m, const char *origin)
+{
+	if (origin != NULL && dispatch_is_api(m->id))
+		dispatch_cors_headers(app->conf, req, origin);
+}
+
+/* OPTIONS from a browser before a cross-origin call. */
+static void
+dispatch_preflight(struct app *app, struct evhttp_request *req,
+    const struct route_match *m, const char *origin)
+{
+	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+
+	if (!dispatch_origin_allowed(app->conf, origin)) {
+		evhttp_add_header(out, "Vary", "Origin");
+		http_send_error(app->http, req, 403, "forbidden_origin",
+		    "pages of this origin may not call this API "
+		    "(cors_origins)");
+		return;
+	}
+	dispatch_cors_headers(app->conf, req, origin);
+	evhttp_add_header(out, "Access-Control-Allow-Methods", m->allow);
+	evhttp_add_header(out, "Access-Control-Allow-Headers",
+	    "Content-Type, Last-Event-ID");
+	evhttp_add_header(out, "Access-Control-Max-Age", DISPATCH_CORS_MAX_AGE);
+	http_send_empty(app->http, req, 204);
+}
+
+/*
+ * The admin gate: 404 when the admin API is off, 401 without the token.
+ * Returns 1 when the request may go on.
+ */
+static int
+dispatch_admin_ok(struct app *app, struct evhttp_request *req)
+{
+	const char *h;
+
+	if (app->admin_token == NULL) {
+		http_send_error(app->http, req, 404, "not_found", "no such "
+		    "path (the admin API is off: no admin_token_file is "
+		    "configured)");
+		return 0;
+	}
+	h = evhttp_find_header(evhttp_request_get_input_headers(req),
+	    "Authorization");
+	if (auth_check(h, app->admin_token))
+		return 1;
+	log_info("event=admin_unauthorized uri=\"%.80s\" reason=%s",
+	    evhttp_request_get_uri(req), h ? "wrong_token" : "no_token");
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "WWW-Authenticate", "Bearer realm=\"waitroom admin\"");
+	http_send_error(app->http, req, 401, "unauthorized", "the admin API "
+	    "needs 'Authorization: Bearer <admin token>' with the token of "
+	    "admin_token_file");
+	return 0;
+}
+
+/*
+ * The client's address, once for every handler: the peer, or behind
+ * trusted_proxies the nearest untrusted hop of X-Forwarded-For.
+ */
+static void
+dispatch_client(struct app *app, struct evhttp_request *req,
+    char out[CLIENTADDR_MAX])
+{
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	char *peer = NULL;
+	ev_uint16_t port;
+
+	if (evcon)
+		evhttp_connection_get_peer(evcon, &peer, &port);
+	clientaddr_pick(app->trusted, peer ? peer : "?", app->trusted ?
+	    evhttp_find_header(evhttp_request_get_input_headers(req),
+	    "X-Forwarded-For") : NULL, out);
+}
+
+/* A request line that could not be read, or framing: 400, and close. */
+static void
+dispatch_unframed(struct http *h, struct evhttp_request *req,
+    const char *bad)
+{
+	/* What follows on the connection cannot be trusted. */
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "Connection", "close");
+	http_send_error(h, req, 400, "bad_request", "%s", bad);
+}
+
+void
+dispatch_request(struct app *app, struct evhttp_request *req,
+    const struct http_in *in)
+{
+	const struct route_match *m = &in->m;
+	struct http *h = app->http;
+	char client[CLIENTADDR_MAX];
+	const char *origin;
+	size_t body;
+
+	if (in->bad != NULL) {
+		dispatch_unframed(h, req, in->bad);
+		return;
+	}
+	if (route_is_admin(in->path) && !dispatch_admin_ok(app, req))
+		return;
+	origin = evhttp_find_header(evhttp_request_get_input_headers(req),
+	    "Origin");
+	if (in->rr == ROUTE_BAD_METHOD && m->method == RM_OPTIONS && origin &&
+	    dispatch_is_api(m->id)) {
+		dispatch_preflight(app, req, m, origin);
+		return;
+	}
+	if (in->rr != ROUTE_OK) {
+		dispatch_route_error(h, req, in->rr, m);
+		return;
+	}
+	dispatch_cors(app, req, m, origin);
+	body = evbuffer_get_length(evhttp_request_get_input_buffer(req));
+	if (body > (size_t)app->conf->max_body) {
+		http_send_error(h, req, 413, "body_too_large", "a request body "
+		    "may hold at most %ld bytes", app->conf->max_body);
+		return;
+	}
+	if (m->id >= sizeof handlers / sizeof handlers[0] ||
+	    handlers[m->id] == NULL) {
+		http_send_error(h, req, 404, "not_found", "no such path");
+		return;
+	}
+	dispatch_client(app, req, client);
+	handlers[m->id](app, req, m, client);
+}
