@@ -47,8 +47,10 @@ if [ "${WAITROOM_VALGRIND:-0}" = 1 ]; then
 	WR_STOP_DEADLINE=60	# seconds to wait for it to exit
 	WR_HTTP_TIMEOUT=30
 	WR_READY_DEADLINE=60	# seconds for readiness and recoveries
+	WR_SLOW=5		# a factor for the deadlines a test sets itself
 else
 	WR_READY_DEADLINE=10
+	WR_SLOW=1
 	WR_START_DEADLINE=10
 	WR_STOP_DEADLINE=10
 fi
@@ -280,6 +282,15 @@ wait_until() {
 	return 1
 }
 
+# wait_lines FILE ERE N [SECONDS]: until N lines of FILE match ERE (default
+# 10 s; a FILE not there yet has none).
+wait_lines() {
+	local lines_file=$1 lines_ere=$2 lines_n=$3
+	# shellcheck disable=SC2016
+	wait_until '[ -e "$lines_file" ] &&
+	    [ "$(grep -cE -- "$lines_ere" "$lines_file")" -ge "$lines_n" ]' "${4:-10}"
+}
+
 # wait_ready [SECONDS]: until GET /readyz answers 200 (default 10 s, more
 # under valgrind), and, for the daemon start_waitroomd started, each of its
 # workers has logged that it serves (/readyz asks only one of them).
@@ -431,6 +442,38 @@ restart_redis() {
 wr_tail() {
 	[ -f "$1" ] && tail -n 30 "$1"
 	return 0
+}
+
+# write_conf FILE TEMPLATE [KEY=VALUE...]: FILE is the configuration file
+# TEMPLATE with each KEY set to VALUE: in every line that sets KEY, in
+# whatever section, or where none does in a line of its own on top.
+write_conf() {
+	local file=$1 template=$2
+	shift 2
+	awk -v sets="$(printf '%s\n' "$@")" '
+		BEGIN {
+			n = split(sets, kv, "\n")
+			for (i = 1; i <= n; i++) {
+				if ((e = index(kv[i], "=")) == 0) continue
+				k = substr(kv[i], 1, e - 1)
+				keys[++m] = k
+				val[k] = substr(kv[i], e + 1)
+			}
+		}
+		{
+			line[NR] = $0
+			k = $0
+			sub(/^[ \t]*/, "", k)
+			if (sub(/[ \t]*=.*/, "", k) && (k in val)) {
+				line[NR] = substr($0, 1, index($0, "=")) " " val[k]
+				done[k] = 1
+			}
+		}
+		END {
+			for (i = 1; i <= m; i++)
+				if (!(keys[i] in done)) print keys[i] " = " val[keys[i]]
+			for (i = 1; i <= NR; i++) print line[i]
+		}' "$template" >"$file"
 }
 
 # start_waitroomd CONF [ARG...]: start the daemon against the private
@@ -757,6 +800,11 @@ sse_text() {
 	sed 's/^[^ ]* //' "$WR_TMP/sse.$1.out"
 }
 
+# sse_statuses NAME: how many status events the stream got so far.
+sse_statuses() {
+	sse_count "$1" '^event: status$'
+}
+
 # sse_events NAME: the stream's events so far, one a line, as
 # "STAMP<TAB>ID<TAB>EVENT<TAB>DATA" (STAMP: when the blank line that ends
 # the event arrived; DATA: the data lines joined by newlines as "\n").
@@ -773,6 +821,21 @@ sse_events() {
 				printf "%s\t%s\t%s\t%s\n", ts, id, ev, data
 			id = ev = data = ""
 		}' "$WR_TMP/sse.$1.out"
+}
+
+# sse_data NAME EVENT [NTH]: the data of the stream's NTH EVENT (default
+# the first; 0: the last so far); sse_stamp: when it arrived.
+sse_data() {
+	wr_sse_nth "$1" "$2" "${3:-1}" 4
+}
+sse_stamp() {
+	wr_sse_nth "$1" "$2" "${3:-1}" 1
+}
+wr_sse_nth() {
+	sse_events "$1" | awk -F '\t' -v e="$2" -v n="$3" -v f="$4" '
+		$3 == e && ++k == n { print $f; exit }
+		$3 == e { last = $f }
+		END { if (n == 0 && k) print last }'
 }
 
 # sse_header NAME HEADER: a header of the stream's answer.
