@@ -665,6 +665,52 @@ random_uuid() {
 	cat /proc/sys/kernel/random/uuid
 }
 
+# status_of Q TOKEN: the token's status (waiting, active...), or the HTTP
+# status when that is not 200.
+status_of() {
+	http GET "/v1/queues/$1/tokens/$2"
+	if [ "$STATUS" = 200 ]; then json .status; else echo "$STATUS"; fi
+}
+
+# v1_check PASS [QUEUE]: GET /v1/check (?queue=QUEUE) with PASS as a bearer
+# token.
+v1_check() {
+	http GET "/v1/check${2:+?queue=$2}" '' -H "Authorization: Bearer $1"
+}
+
+# metric SERIES: the value of the first sample of the last body (a scrape
+# of /metrics) whose line starts with SERIES, name and labels; empty when
+# there is none.
+metric() {
+	awk -v s="$1" 'index($0, s " ") == 1 { print $NF; exit }' <<<"$BODY"
+}
+
+# sign SECRET KID CLAIMS [TYP]: an HS256 JWT of the JSON CLAIMS, its header
+# {"alg":"HS256","typ":TYP,"kid":KID} (no typ when none is given), as a
+# JWT library, a site minting invitations or a forger makes one.
+sign() {
+	python3 - "$1" "$2" "$3" "${4-}" <<'PY'
+import base64, hashlib, hmac, json, sys
+b = lambda x: base64.urlsafe_b64encode(x).rstrip(b"=").decode()
+head = {"alg": "HS256"}
+if sys.argv[4]:
+    head["typ"] = sys.argv[4]
+head["kid"] = sys.argv[2]
+h = b(json.dumps(head).encode())
+p = b(sys.argv[3].encode())
+s = hmac.new(sys.argv[1].encode(), (h + "." + p).encode(), hashlib.sha256)
+print(h + "." + p + "." + b(s.digest()))
+PY
+}
+
+# jwt_part JWT N: part N of a JWT (1 the header, 2 the claims), decoded.
+jwt_part() {
+	local p
+	p=$(cut -d . -f "$2" <<<"$1" | tr '_-' '/+')
+	while [ $((${#p} % 4)) != 0 ]; do p+='='; done
+	base64 -d <<<"$p" 2>/dev/null
+}
+
 # ---- the browser -----------------------------------------------------------------
 
 # wr_browser SCRIPT ARTIFACTS: run tests/browser/SCRIPT (headless
@@ -698,6 +744,14 @@ wr_admin_conf() {
 	ADMIN_TOKEN=admin-token-for-tests-0123456789
 	printf '%s\n' "$ADMIN_TOKEN" >"$WR_TMP/admin.token"
 	printf 'admin_token_file = %s\n' "$WR_TMP/admin.token" >"$1"
+}
+
+# admin METHOD PATH [BODY [CURL-ARG...]]: http with the admin token.
+admin() {
+	local method=$1 path=$2 body=${3-}
+	shift 2
+	[ $# -gt 0 ] && shift
+	http "$method" "$path" "$body" -H "Authorization: Bearer $ADMIN_TOKEN" "$@"
 }
 
 # ---- more instances ---------------------------------------------------------
