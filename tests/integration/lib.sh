@@ -268,6 +268,13 @@ now_ms() {
 	echo $((10#$t / 1000))
 }
 
+# ms_between T1 [T2]: milliseconds from stamp T1 to stamp T2 (default now),
+# stamps as EPOCHREALTIME gives them.
+ms_between() {
+	awk -v a="$1" -v b="${2:-$EPOCHREALTIME}" \
+	    'BEGIN { printf "%d\n", (b - a) * 1000 }'
+}
+
 # wait_until CMD [SECONDS]: eval CMD until it succeeds or the deadline
 # passes (default 10 s). CMD runs in this shell, so `http` inside it sets
 # STATUS and BODY for the caller.
@@ -358,6 +365,32 @@ wr_free_port() {
 # redis-cli against the private Redis.
 rcli() {
 	timeout 10 redis-cli -h 127.0.0.1 -p "$REDIS_PORT" "$@"
+}
+
+# stat_of Q FIELD: a counter of the queue's stats hash (0 when not there).
+stat_of() {
+	local v
+	v=$(rcli hget "wr:{$1}:stats" "$2")
+	echo "${v:-0}"
+}
+
+# subscribe Q [stamp]: record the queue's events channel, as redis-cli
+# prints it, into $WR_TMP/Q.events (with stamp, each line as "EPOCHREALTIME
+# LINE"); SUBSCRIBER is the recorder's pid, which the EXIT trap ends. 1
+# when Redis does not count the subscription within 10 s.
+SUBSCRIBER=''
+subscribe() {
+	local out=$WR_TMP/$1.events
+	if [ "${2-}" = stamp ]; then
+		timeout $((120 * WR_SLOW)) redis-cli -p "$REDIS_PORT" \
+		    subscribe "wr:{$1}:events" > >(wr_stamp >"$out") 2>&1 &
+	else
+		timeout $((120 * WR_SLOW)) redis-cli -p "$REDIS_PORT" \
+		    subscribe "wr:{$1}:events" >"$out" 2>&1 &
+	fi
+	SUBSCRIBER=$!
+	WR_EXTRA_PIDS+=("$SUBSCRIBER")
+	wait_until "[ \"\$(rcli pubsub numsub 'wr:{$1}:events' | tail -n 1)\" = 1 ]" 10
 }
 
 # wr_redis_launch PORT: start redis-server on PORT; 0 when it serves, 1
@@ -665,11 +698,64 @@ random_uuid() {
 	cat /proc/sys/kernel/random/uuid
 }
 
+# many METHOD NAME COUNT PATH-PREFIX [CURL-ARG...]: COUNT requests at once,
+# WR_MANY_PAR (default 100) in parallel; request i goes to PATH-PREFIX or,
+# when PATH-PREFIX ends with '/', to PATH-PREFIX plus line i of
+# $WR_TMP/NAME.paths. Answers land in $WR_TMP/NAME/i.json and the status
+# codes, in order of completion, in $WR_TMP/NAME.codes.
+many() {
+	local method=$1 name=$2 count=$3 prefix=$4 i p ends=() dir=$WR_TMP/$2
+	shift 4
+	mkdir -p "$dir"
+	[[ $prefix == */ ]] && mapfile -t ends <"$WR_TMP/$name.paths"
+	for ((i = 1; i <= count; i++)); do
+		p=$prefix
+		[[ $prefix == */ ]] && p+=${ends[i - 1]:-missing}
+		printf 'url = "%s%s"\noutput = "%s/%d.json"\n' \
+		    "$WR_BASE" "$p" "$dir" "$i"
+	done >"$WR_TMP/$name.cfg"
+	timeout $((WR_HTTP_TIMEOUT * 6 + 60)) curl --parallel \
+	    --parallel-max "${WR_MANY_PAR:-100}" --parallel-immediate \
+	    -s --no-progress-meter \
+	    -X "$method" --max-time $((WR_HTTP_TIMEOUT * 6)) \
+	    -w '%{http_code}\n' "$@" -K "$WR_TMP/$name.cfg" \
+	    >"$WR_TMP/$name.codes" 2>"$WR_TMP/$name.err"
+}
+
+# count_codes NAME CODE: how many answers of a many() run had CODE.
+count_codes() {
+	grep -cx "$2" "$WR_TMP/$1.codes"
+}
+
 # status_of Q TOKEN: the token's status (waiting, active...), or the HTTP
 # status when that is not 200.
 status_of() {
 	http GET "/v1/queues/$1/tokens/$2"
 	if [ "$STATUS" = 200 ]; then json .status; else echo "$STATUS"; fi
+}
+
+# join_many Q N [BASE]: N joins of Q in order on one connection to BASE
+# (default $WR_BASE); their answers, one a line, are added to
+# $WR_TMP/Q.answers and their tokens to $WR_TMP/Q.joined.
+join_many() {
+	local urls=() i
+	for ((i = 0; i < $2; i++)); do
+		urls+=("${3:-$WR_BASE}/v1/queues/$1/tokens")
+	done
+	curl -s --max-time $((WR_READY_DEADLINE * 12)) -X POST -w '\n' \
+	    "${urls[@]}" | tee -a "$WR_TMP/$1.answers" |
+	    jq -r '.token // empty' >>"$WR_TMP/$1.joined"
+}
+
+# statuses Q: GET the status of each token of $WR_TMP/Q.joined, in order,
+# on one connection; the answers, one a line, into $WR_TMP/Q.statuses.
+statuses() {
+	local urls=() t
+	while read -r t; do
+		urls+=("$WR_BASE/v1/queues/$1/tokens/$t")
+	done <"$WR_TMP/$1.joined"
+	curl -s --max-time $((WR_READY_DEADLINE * 6)) -w '\n' "${urls[@]}" \
+	    >"$WR_TMP/$1.statuses"
 }
 
 # v1_check PASS [QUEUE]: GET /v1/check (?queue=QUEUE) with PASS as a bearer
