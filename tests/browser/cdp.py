@@ -36,6 +36,24 @@ def check(ok, what, why=''):
     return ok
 
 
+def drive(run, no_errors, *args):
+    """A browser script's main: run(browser, pages, *args) in Chromium
+    (CHROMIUM, with the profile PROFILE), pages being the tabs it opens;
+    then the check no_errors, that none of them logged an error. Returns
+    the script's exit status."""
+    b = Browser(os.environ['CHROMIUM'], os.environ['PROFILE'])
+    pages = []
+    try:
+        run(b, pages, *args)
+    except CDPError as e:
+        check(False, 'the browser answers', e)
+    finally:
+        errs = [e for p in pages for e in p.errors()]
+        check(not errs, no_errors, '; '.join(errs[:5]))
+        b.close()
+    return 1 if failed else 0
+
+
 class Browser:
     """One Chromium process; commands are synchronous with a deadline."""
 

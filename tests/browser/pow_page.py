@@ -12,7 +12,7 @@ import re
 import subprocess
 
 import cdp
-from cdp import Browser, CDPError, check
+from cdp import check
 
 BASE = os.environ['WR_BASE']
 ART = os.environ['ARTIFACTS']
@@ -78,18 +78,8 @@ def run(b, pages):
 
 
 def main():
-    b = Browser(os.environ['CHROMIUM'], os.environ['PROFILE'])
-    pages = []
-    try:
-        run(b, pages)
-    except CDPError as e:
-        check(False, 'the browser answers', e)
-    finally:
-        errs = [e for p in pages for e in p.errors()]
-        check(not errs, 'no error in the console, no exception, no CSP '
-              'report', '; '.join(errs[:5]))
-        b.close()
-    return 1 if cdp.failed else 0
+    return cdp.drive(run, 'no error in the console, no exception, no CSP '
+                     'report')
 
 
 if __name__ == '__main__':

@@ -19,7 +19,7 @@ import time
 import urllib.request
 
 import cdp
-from cdp import Browser, CDPError, check
+from cdp import check
 
 BASE = os.environ['WR_BASE']
 ART = os.environ['ARTIFACTS']
@@ -82,19 +82,11 @@ def main():
     shop_url = 'http://127.0.0.1:%d/shop' % shop.server_address[1]
     redis('HSET', 'wr:{line}:config', 'redirect', shop_url)
 
-    b = Browser(os.environ['CHROMIUM'], os.environ['PROFILE'])
-    pages = []
     try:
-        run(b, pages, shop_url)
-    except CDPError as e:
-        check(False, 'the browser answers', e)
+        return cdp.drive(run, 'the page\'s script logs no error and throws '
+                         'no exception', shop_url)
     finally:
-        errs = [e for p in pages for e in p.errors()]
-        check(not errs, 'the page\'s script logs no error and throws no '
-              'exception', '; '.join(errs[:5]))
-        b.close()
         shop.shutdown()
-    return 1 if cdp.failed else 0
 
 
 def run(b, pages, shop_url):

@@ -12,16 +12,13 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-ADMIN_TOKEN=admin-token-for-tests-0123456789
-printf '%s\n' "$ADMIN_TOKEN" >"$WR_TMP/admin.token"
-
 cat >"$WR_TMP/off.conf" <<'EOF2'
 [queue line]
 state = paused
 EOF2
 
-cat >"$WR_TMP/admin.conf" <<EOF2
-admin_token_file = $WR_TMP/admin.token
+wr_admin_conf "$WR_TMP/admin.conf"
+cat >>"$WR_TMP/admin.conf" <<'EOF2'
 push_interval    = 1
 
 [queue line]
@@ -32,18 +29,6 @@ state       = paused
 waiting_ttl = 600
 redirect    = https://shop.example/line
 EOF2
-
-# admin METHOD PATH [BODY]: a request with the admin token.
-admin() {
-	local m=$1 p=$2 b=${3-}
-	http "$m" "$p" "$b" -H "Authorization: Bearer $ADMIN_TOKEN"
-}
-
-# status_of Q TOKEN: the token's status (waiting, active) or the HTTP status.
-status_of() {
-	http GET "/v1/queues/$1/tokens/$2"
-	if [ "$STATUS" = 200 ]; then json .status; else echo "$STATUS"; fi
-}
 
 start_redis
 
@@ -264,7 +249,8 @@ check_eq "$(jq -r .status <<<"$out")" waiting "the second instance takes joins t
 check_eq "$(curl -s "$B/v1/queues/line" | jq -r .state)" open \
     "the second instance sees the state set through the first"
 check "the second instance lists the new queue within a tick" \
-    wait_until '[ "$(curl -s -H "Authorization: Bearer $ADMIN_TOKEN" "$B/v1/admin/queues" | jq -r "[.queues[].queue] | join(\",\")")" = fresh,line ]' 2
+    wait_until 'WR_BASE=$B admin GET /v1/admin/queues;
+	[ "$(json "[.queues[].queue] | join(\",\")")" = fresh,line ]' 2
 admin PUT /v1/admin/queues/fresh '{"state": "open"}'
 check_json .result updated "PUT again: updated"
 

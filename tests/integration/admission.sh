@@ -11,15 +11,14 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# write_conf STATE: the two queues of this file, in STATE.
-write_conf() {
-	cat >"$WR_TMP/adm.conf" <<EOF2
+# The queues of this file; write_conf sets their state.
+cat >"$WR_TMP/adm.conf.in" <<'EOF2'
 [queue fifo]
 mode        = rate
 batch       = 100
 interval    = 1
 waiting_ttl = 600
-state       = $1
+state       = paused
 redirect    = https://shop.example/fifo
 
 [queue multi]
@@ -27,33 +26,15 @@ mode        = rate
 batch       = 5
 interval    = 1
 waiting_ttl = 600
-state       = $1
+state       = paused
 
 [queue big]
 mode        = rate
 batch       = 5000
 interval    = 3600
 waiting_ttl = 600
-state       = $1
+state       = paused
 EOF2
-}
-
-# join_many Q N: N joins in order on one connection; tokens to $WR_TMP/Q.joined
-join_many() {
-	local urls=() i
-	for ((i = 0; i < $2; i++)); do urls+=("$WR_BASE/v1/queues/$1/tokens"); done
-	curl -s --max-time 60 -X POST -w '\n' "${urls[@]}" |
-	    jq -r '.token' >"$WR_TMP/$1.joined"
-}
-
-# subscribe Q: record the queue's events channel into $WR_TMP/Q.events.
-subscribe() {
-	timeout 120 redis-cli -p "$REDIS_PORT" subscribe "wr:{$1}:events" \
-	    >"$WR_TMP/$1.events" 2>&1 &
-	WR_EXTRA_PIDS+=($!)
-	wait_until "[ \"\$(rcli pubsub numsub 'wr:{$1}:events' | tail -n 1)\" = 1 ]" 10 ||
-	    bail "subscribe to the events channel of $1"
-}
 
 # announced Q: the tokens published as admitted, in order of publication.
 # The subscriber may be mid-line: a last line without its newline is left
@@ -64,25 +45,8 @@ announced() {
 	    awk '$1 == "entered" { for (i = 3; i <= NF; i++) print $i }'
 }
 
-stat_of() {
-	local v
-	v=$(rcli hget "wr:{$1}:stats" "$2")
-	echo "${v:-0}"
-}
-
-# start_more: one more waitroomd instance on the same Redis and config.
-start_more() {
-	local pf=$WR_TMP/more.$1.port
-	"$WAITROOMD" --config "$WR_TMP/adm.conf" --listen 127.0.0.1:0 \
-	    --redis "127.0.0.1:$REDIS_PORT" --port-file "$pf" \
-	    --log-level info >>"$WR_TMP/waitroomd-$1.log" 2>&1 </dev/null &
-	WR_EXTRA_PIDS+=($!)
-	wait_until "[ -s '$pf' ]" "$WR_START_DEADLINE" ||
-	    bail "instance $1 starts" "$(wr_tail "$WR_TMP/waitroomd-$1.log")"
-}
-
 start_redis
-write_conf paused
+write_conf "$WR_TMP/adm.conf" "$WR_TMP/adm.conf.in" state=paused
 start_waitroomd "$WR_TMP/adm.conf"
 wait_ready || bail "the daemon is ready" "$(wr_last)"
 
@@ -95,13 +59,13 @@ check_waiting fifo 500 "a paused queue keeps all 500 waiting"
 # ---- FIFO: open the gates -------------------------------------------------
 
 stop_waitroomd
-subscribe fifo
-subscribe multi
-subscribe big
-write_conf open
+for q in fifo multi big; do
+	subscribe "$q" || bail "subscribe to the events channel of $q"
+done
+write_conf "$WR_TMP/adm.conf" "$WR_TMP/adm.conf.in" state=open
 start_waitroomd "$WR_TMP/adm.conf"
-start_more 2
-start_more 3
+WR_MORE_READY=0 start_more_waitroomd 2 "$WR_TMP/adm.conf" --log-level info
+WR_MORE_READY=0 start_more_waitroomd 3 "$WR_TMP/adm.conf" --log-level info
 
 t0='' a0=''
 if wait_until '[ "$(stat_of multi admitted)" -gt 0 ]' 10; then

@@ -40,11 +40,9 @@ sampler=$!
 WR_EXTRA_PIDS+=("$sampler")
 
 # 30 joins in order on one connection, fast enough to beat the session.
-urls=()
-for ((i = 0; i < 30; i++)); do urls+=("$WR_BASE/v1/queues/cap/tokens"); done
-curl -s --max-time 30 -X POST -w '\n' "${urls[@]}" >"$WR_TMP/joins"
-mapfile -t tokens < <(jq -r .token "$WR_TMP/joins")
-mapfile -t statuses < <(jq -r .status "$WR_TMP/joins")
+join_many cap 30
+mapfile -t tokens < <(jq -r .token "$WR_TMP/cap.answers")
+mapfile -t statuses < <(jq -r .status "$WR_TMP/cap.answers")
 check_eq "${statuses[*]:0:10}" "$(printf 'active %.0s' {1..10} | sed 's/ $//')" \
     "the first 10 joins are admitted in the join itself"
 check_eq "${statuses[*]:10:20}" "$(printf 'waiting %.0s' {1..20} | sed 's/ $//')" \
@@ -76,7 +74,7 @@ check "sessions that end free their slots: 10 more admitted within 15 s" \
 http GET "/v1/queues/cap/tokens/${tokens[20]}"
 check_json .status active "the 21st joiner is now inside"
 check "the ended sessions are counted as expired" \
-    wait_until '[ "$(rcli hget "wr:{cap}:stats" expired)" -ge 9 ]' 5
+    wait_until '[ "$(stat_of cap expired)" -ge 9 ]' 5
 
 # ---- a kick refills the slot it frees at once, as a leave does --------------
 

@@ -39,11 +39,9 @@ wait_ready || bail "the daemon is ready" "$(wr_last)"
 sampler=$!
 WR_EXTRA_PIDS+=("$sampler")
 
-urls=()
-for ((i = 0; i < 30; i++)); do urls+=("$WR_BASE/v1/queues/caps/tokens"); done
 t0=$(now_ms)
-curl -s --max-time 30 -X POST -w '\n' "${urls[@]}" >"$WR_TMP/joins"
-mapfile -t tokens < <(jq -r .token "$WR_TMP/joins")
+join_many caps 30
+mapfile -t tokens < <(jq -r .token "$WR_TMP/caps.answers")
 check_eq "${#tokens[@]}" 30 "30 joins answered"
 
 # Five seconds of a 5-a-second rate would admit 25; the session cap is 8.
@@ -61,7 +59,7 @@ check_jq '.eta_range == [(.eta_seconds / (1 + 0.11) | floor), (.eta_seconds / (1
 http DELETE "/v1/queues/caps/tokens/${tokens[0]}"
 check_status 204 "DELETE of an active token -> 204"
 check "the 9th joiner is let in within the next interval" \
-    wait_until 'http GET "/v1/queues/caps/tokens/${tokens[8]}"; [ "$(json .status)" = active ]' 2
+    wait_until '[ "$(status_of caps "${tokens[8]}")" = active ]' 2
 http GET /v1/queues/caps
 check_jq '.active == 8 and .waiting == 21' "8 active again, 21 wait"
 

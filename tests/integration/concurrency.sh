@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 N=1000		# joins
-PAR=100		# connections at once
+WR_MANY_PAR=100	# connections at once
 
 conf=$WR_TMP/concurrency.conf
 cat >"$conf" <<'EOF'
@@ -28,34 +28,6 @@ EOF
 start_redis
 start_waitroomd "$conf" --log-level info
 wait_ready || bail "the daemon is ready" "$(wr_last)"
-
-# many METHOD NAME COUNT PATH-PREFIX [CURL-ARG...]: COUNT requests at once,
-# PAR in parallel; request i goes to PATH-PREFIX or, when PATH-PREFIX ends
-# with '/', to PATH-PREFIX plus line i of $WR_TMP/NAME.paths. Answers land
-# in $WR_TMP/NAME/i.json and the status codes, in order of completion, in
-# $WR_TMP/NAME.codes.
-many() {
-	local method=$1 name=$2 count=$3 prefix=$4 i p paths=() dir=$WR_TMP/$2
-	shift 4
-	mkdir -p "$dir"
-	[[ $prefix == */ ]] && mapfile -t paths <"$WR_TMP/$name.paths"
-	for ((i = 1; i <= count; i++)); do
-		p=$prefix
-		[[ $prefix == */ ]] && p+=${paths[i - 1]:-missing}
-		printf 'url = "%s%s"\noutput = "%s/%d.json"\n' \
-		    "$WR_BASE" "$p" "$dir" "$i"
-	done >"$WR_TMP/$name.cfg"
-	timeout $((WR_HTTP_TIMEOUT * 6 + 60)) curl --parallel \
-	    --parallel-max "$PAR" --parallel-immediate -s --no-progress-meter \
-	    -X "$method" --max-time $((WR_HTTP_TIMEOUT * 6)) \
-	    -w '%{http_code}\n' "$@" -K "$WR_TMP/$name.cfg" \
-	    >"$WR_TMP/$name.codes" 2>"$WR_TMP/$name.err"
-}
-
-# count_codes NAME CODE: how many answers of a many() run had CODE.
-count_codes() {
-	grep -cx "$2" "$WR_TMP/$1.codes"
-}
 
 # table NAME COUNT: "i token position ahead waiting" for the answers of a
 # many() run, by i; "null" for what an answer lacks.
@@ -76,7 +48,7 @@ table() {
 start=$(now_ms)
 many POST joins "$N" /v1/queues/crowd/tokens
 took=$(($(now_ms) - start))
-diag "$N joins with $PAR connections took $took ms"
+diag "$N joins with $WR_MANY_PAR connections took $took ms"
 check_eq "$(count_codes joins 201)" "$N" "$N concurrent joins all get 201"
 [ "$(count_codes joins 201)" = "$N" ] ||
     diag "codes: $(sort "$WR_TMP/joins.codes" | uniq -c | tr '\n' ' ')" \

@@ -28,31 +28,10 @@ push_interval = 30
 mode = rate
 EOF
 
-admin() {
-	local m=$1 p=$2
-	shift 2
-	http "$m" "$p" "${1-}" -H "Authorization: Bearer $ADMIN_TOKEN"
-}
-
 # draw_state Q: the state GET /v1/queues/Q/draw answers.
 draw_state() {
 	http GET "/v1/queues/$1/draw"
 	json .state
-}
-
-# join_many Q N BASE OUT: N joins of Q on one connection to BASE; the
-# answers, one a line, appended to OUT.
-join_many() {
-	local urls=() i
-	for ((i = 0; i < $2; i++)); do urls+=("$3/v1/queues/$1/tokens"); done
-	curl -s --max-time 60 -X POST -w '\n' "${urls[@]}" >>"$4"
-}
-
-# statuses Q TOKENS-FILE OUT: GET the status of every token, in order.
-statuses() {
-	local urls=() t
-	while read -r t; do urls+=("$WR_BASE/v1/queues/$1/tokens/$t"); done <"$2"
-	curl -s --max-time 60 -w '\n' "${urls[@]}" >"$3"
 }
 
 # verify DRAW-JSON ORDER-FILE COMMIT STATUSES-FILE: the check of
@@ -165,27 +144,23 @@ check_jq '.status == "prequeue"' \
 
 # ---- the pre-queue -----------------------------------------------------
 
-: >"$WR_TMP/joins"
-join_many sale 200 "$WR_BASE" "$WR_TMP/joins"
-join_many sale 100 "$TWO" "$WR_TMP/joins"
-jq -r .token "$WR_TMP/joins" >"$WR_TMP/tokens"
+join_many sale 200
+join_many sale 100 "$TWO"
 check_eq "$(jq -s 'map(select(.status == "prequeue" and (has("position") |
     not) and (has("eta_seconds") | not) and .opens_at == '"$T"' and
-    (.ticket | test("^[0-9a-f]{32}$")))) | length' "$WR_TMP/joins")" 300 \
+    (.ticket | test("^[0-9a-f]{32}$")))) | length' "$WR_TMP/sale.answers")" 300 \
     "300 joins on two instances: prequeue, a ticket, opens_at, no position"
 check_eq "$(python3 -c '
 import hashlib, json, sys
 print(all(hashlib.sha256(j["token"].encode()).hexdigest()[:32] == j["ticket"]
           for j in map(json.loads, filter(str.strip, open(sys.argv[1])))))' \
-    "$WR_TMP/joins")" True \
+    "$WR_TMP/sale.answers")" True \
     "each ticket is the first 32 hex of SHA-256(token)"
-check_eq "$(jq -s '[.[].entrants] | max' "$WR_TMP/joins")" 300 \
+check_eq "$(jq -s '[.[].entrants] | max' "$WR_TMP/sale.answers")" 300 \
     "entrants counts up to 300"
-: >"$WR_TMP/beacon.joins"
-join_many beacon 20 "$WR_BASE" "$WR_TMP/beacon.joins"
-jq -r .token "$WR_TMP/beacon.joins" >"$WR_TMP/beacon.tokens"
+join_many beacon 20
 
-FIRST=$(head -n 1 "$WR_TMP/tokens")
+FIRST=$(head -n 1 "$WR_TMP/sale.joined")
 http GET "/v1/queues/sale/tokens/$FIRST"
 check_jq '.status == "prequeue" and .entrants == 300' \
     "GET .../tokens/{t}: prequeue, 300 entrants"
@@ -242,26 +217,26 @@ check_eq "$(wc -l <"$WR_TMP/sale.order")" 300 "GET .../draw/order: 300 lines"
 check_contains "$(tr -d '\r' <"$WR_TMP/order.headers")" \
     "Content-Type: text/plain" "the order is text/plain"
 
-statuses sale "$WR_TMP/tokens" "$WR_TMP/sale.status"
-check_eq "$(jq -s '[.[].position] | sort == [range(1; 301)]' "$WR_TMP/sale.status")" \
+statuses sale
+check_eq "$(jq -s '[.[].position] | sort == [range(1; 301)]' "$WR_TMP/sale.statuses")" \
     true "the 300 hold distinct places 1..300"
 check_eq "$(verify "$WR_TMP/sale.draw" "$WR_TMP/sale.order" "$COMMIT" \
-    "$WR_TMP/sale.status")" ok \
+    "$WR_TMP/sale.statuses")" ok \
     "Python recomputes the order and every place from the seed"
-check_eq "$(jq -s '[.[].position] == [range(1; 301)]' "$WR_TMP/sale.status")" \
+check_eq "$(jq -s '[.[].position] == [range(1; 301)]' "$WR_TMP/sale.statuses")" \
     false "the order is not the order of arrival"
 
 # The check doc/api.md gives, as written there.
 awk '/^Anyone can check a draw/ { on = 1; next }
     on && /^    / { print substr($0, 5); code = 1; next }
     on && code && !/^$/ { exit }' "$TOP_SRCDIR/doc/api.md" >"$WR_TMP/check.py"
-place=$(jq -r "select(.token == \"$FIRST\") | .position" "$WR_TMP/sale.status")
+place=$(jq -r "select(.token == \"$FIRST\") | .position" "$WR_TMP/sale.statuses")
 check_eq "$(python3 "$WR_TMP/check.py" "$WR_BASE" sale "$FIRST" 2>&1)" \
     "place $place of 300" "doc/api.md's check script passes and finds a token"
 
 out=$("$WAITROOMCTL" draw verify sale --ticket "$FIRST" --url "$WR_BASE" 2>&1)
 check_contains "$out" "ticket $(jq -r "select(.token == \"$FIRST\") | .ticket" \
-    "$WR_TMP/joins"): place $place of 300" \
+    "$WR_TMP/sale.answers"): place $place of 300" \
     "waitroomctl draw verify: verified, and where a token stands"
 out=$("$WAITROOMCTL" draw sale --url "$WR_BASE" 2>&1)
 check_contains "$out" "$COMMIT" "waitroomctl draw shows the draw"
@@ -277,17 +252,13 @@ check_eq "$(cat "$WR_TMP"/waitroomd*.log | grep -c 'event=draw queue=sale ')" 1 
     "two instances, exactly one draw"
 
 # The first admitted are places 1, 2, 3.
-timeout 60 redis-cli -p "$REDIS_PORT" subscribe 'wr:{sale}:events' \
-    >"$WR_TMP/sale.events" 2>&1 &
-WR_EXTRA_PIDS+=($!)
-wait_until '[ "$(rcli pubsub numsub "wr:{sale}:events" | tail -n 1)" = 1 ]' 10 ||
-    bail "subscribe to the events of sale"
+subscribe sale || bail "subscribe to the events of sale"
 admin POST /v1/admin/queues/sale/resume
 wait_until 'grep -q "^entered " "$WR_TMP/sale.events"' 10 ||
     fail "an admission after resume"
 first3=$(awk '$1 == "entered" { print $3, $4, $5; exit }' "$WR_TMP/sale.events")
 want3=$(jq -r 'select(.position <= 3) | "\(.position) \(.token)"' \
-    "$WR_TMP/sale.status" | sort -n | cut -d' ' -f2 | paste -sd' ')
+    "$WR_TMP/sale.statuses" | sort -n | cut -d' ' -f2 | paste -sd' ')
 check_eq "$first3" "$want3" "the first admitted are places 1, 2, 3, in order"
 
 # ---- after the draw: its schedule is fixed -----------------------------
@@ -330,9 +301,9 @@ cp "$WR_TMP/http.body" "$WR_TMP/beacon.draw"
 check_json .beacon "$BEACON" "the draw shows the beacon"
 http GET /v1/queues/beacon/draw/order
 printf '%s\n' "$BODY" >"$WR_TMP/beacon.order"
-statuses beacon "$WR_TMP/beacon.tokens" "$WR_TMP/beacon.status"
+statuses beacon
 check_eq "$(verify "$WR_TMP/beacon.draw" "$WR_TMP/beacon.order" \
-    "$(jq -r .commit "$WR_TMP/beacon.draw")" "$WR_TMP/beacon.status")" ok \
+    "$(jq -r .commit "$WR_TMP/beacon.draw")" "$WR_TMP/beacon.statuses")" ok \
     "the order follows K = SHA-256(seed || beacon)"
 check "waitroomctl draw verify passes the beacon's draw" \
     "$WAITROOMCTL" draw verify beacon --url "$WR_BASE"

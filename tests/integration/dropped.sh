@@ -14,11 +14,9 @@
 
 S='drop-secret-0123456789abcdefghijklmnop'
 printf 'k1 %s\n' "$S" >"$WR_TMP/keys"
-ADMIN='admin-token-0123456789abcdef'
-printf '%s\n' "$ADMIN" >"$WR_TMP/admin.token"
-cat >"$WR_TMP/wr.conf" <<EOF2
+wr_admin_conf "$WR_TMP/wr.conf"
+cat >>"$WR_TMP/wr.conf" <<EOF2
 pass_key_file = $WR_TMP/keys
-admin_token_file = $WR_TMP/admin.token
 
 [queue other]
 mode        = capacity
@@ -26,19 +24,11 @@ max_active  = 10
 active_ttl  = 120
 EOF2
 
-# on a|b PASS [QUEUE]: GET /v1/check of instance a or b with PASS as a
-# bearer token; sets STATUS.
+# on a|b PASS [QUEUE]: v1_check on instance a or b.
 on() {
-	local port=$A_PORT
-	[ "$1" = b ] && port=$B_PORT
-	STATUS=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 \
-	    -H "Authorization: Bearer $2" \
-	    "http://127.0.0.1:$port/v1/check${3:+?queue=$3}")
-}
-
-# admin METHOD PATH [BODY]: an admin call to instance a.
-admin() {
-	http "$1" "/v1/admin/queues/$2" "${3-}" -H "Authorization: Bearer $ADMIN"
+	local WR_BASE=http://127.0.0.1:$A_PORT
+	[ "$1" = b ] && WR_BASE=http://127.0.0.1:$B_PORT
+	v1_check "$2" "${3-}"
 }
 
 start_redis
@@ -50,7 +40,7 @@ B_PORT=$MORE_PORT
 wait_until 'curl -sf -o /dev/null http://127.0.0.1:$B_PORT/readyz' ||
     bail "instance b is ready"
 
-admin PUT shop '{"mode":"capacity","max_active":10,"active_ttl":120}'
+admin PUT /v1/admin/queues/shop '{"mode":"capacity","max_active":10,"active_ttl":120}'
 check_status 201 "the admin creates queue shop (capacity, 10 at once)"
 join shop
 PA=$(json .pass)
@@ -73,7 +63,7 @@ done
 
 # ---- the drop ---------------------------------------------------------
 
-admin DELETE shop
+admin DELETE /v1/admin/queues/shop
 check_status 204 "DELETE /v1/admin/queues/shop -> 204"
 dropped=$(now_ms)
 
@@ -110,7 +100,7 @@ check "Redis keeps the drop until the last pass's exp + 10 s (pttl $ttl, expecte
 
 # ---- the same name again ------------------------------------------------
 
-admin PUT shop '{"mode":"capacity","max_active":10,"active_ttl":120}'
+admin PUT /v1/admin/queues/shop '{"mode":"capacity","max_active":10,"active_ttl":120}'
 check_status 201 "the admin creates shop again"
 join shop
 # shellcheck disable=SC2034 # read by wait_until's code below
@@ -125,10 +115,10 @@ done
 # A pass issued within the leeway of the drop could come from a clock
 # up to 10 s fast, so it is refused too; once that has passed, the new
 # shop's passes open on every instance.
-wait_until 'http GET "/v1/queues/shop/tokens/$TN"; on a "$(json .pass)" shop;
+wait_until 'http GET "/v1/queues/shop/tokens/$TN"; PN=$(json .pass); on a "$PN" shop;
     [ "$STATUS" = 204 ]' 15
 check_eq "$STATUS" 204 "a pass the new shop issues after the leeway opens on instance a"
-on b "$(json .pass)" shop
+on b "$PN" shop
 check_eq "$STATUS" 204 "and on instance b"
 on a "$PA"
 check_eq "$STATUS" 401 "while the old shop's pass is still refused"

@@ -31,11 +31,6 @@ WR_EXTRA_PIDS+=($!)
 wait_until 'rcli PING >/dev/null; grep -q "\"PING\"" "$WR_TMP/monitor.log"' 10 ||
     bail "MONITOR runs" "$(tail -n 3 "$WR_TMP/monitor.log")"
 
-admin() {
-	local m=$1 p=$2 b=${3-}
-	http "$m" "$p" "$b" -H "Authorization: Bearer $ADMIN_TOKEN"
-}
-
 # read_of TOKEN: how the run of join.lua that placed or refused TOKEN read
 # the configuration: "whole" (HMGET of every field), "held" (its version
 # and state alone), or "?" when its run is not in the monitor's log yet.

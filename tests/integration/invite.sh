@@ -45,17 +45,6 @@ wait_ready || bail "the daemon is ready" "$(wr_last)"
 start_more_waitroomd two "$WR_TMP/invite.conf"
 FIRST=$WR_BASE SECOND=http://127.0.0.1:$MORE_PORT
 
-# sign SECRET KID CLAIMS: an HS256 JWT, as any JWT library makes it.
-sign() {
-	python3 - "$1" "$2" "$3" <<'PY'
-import base64, hashlib, hmac, json, sys
-b = lambda x: base64.urlsafe_b64encode(x).rstrip(b"=").decode()
-h = b(json.dumps({"alg": "HS256", "typ": "JWT", "kid": sys.argv[2]}).encode())
-p = b(sys.argv[3].encode())
-s = hmac.new(sys.argv[1].encode(), (h + "." + p).encode(), hashlib.sha256)
-print(h + "." + p + "." + b(s.digest()))
-PY
-}
 now=$(date +%s)
 inv() { printf '{"invite":"%s"}' "$1"; }
 # redis_state: what a join may write in Redis (the admission ticks write
@@ -82,19 +71,19 @@ join vip
 check_error 403 invite_required "a join without an invitation -> 403 invite_required"
 join vip '{"user":"u-1"}'
 check_error 403 invite_required "with only a user, too"
-join vip "$(inv "$(sign "$S" k1 "{\"aud\":\"public\",\"jti\":\"a1\",\"exp\":$((now + 600))}")")"
+join vip "$(inv "$(sign "$S" k1 "{\"aud\":\"public\",\"jti\":\"a1\",\"exp\":$((now + 600))}" JWT)")"
 check_error 403 invite_invalid "an invitation to another queue -> 403 invite_invalid"
 check_contains "$(json .error.message)" "another queue" "its message says so"
-join vip "$(inv "$(sign not-the-secret-0123456789abcdefghij k1 "{\"aud\":\"vip\",\"jti\":\"a2\",\"exp\":$((now + 600))}")")"
+join vip "$(inv "$(sign not-the-secret-0123456789abcdefghij k1 "{\"aud\":\"vip\",\"jti\":\"a2\",\"exp\":$((now + 600))}" JWT)")"
 check_error 403 invite_invalid "a wrong signature -> 403 invite_invalid"
-join vip "$(inv "$(sign "$S" k9 "{\"aud\":\"vip\",\"jti\":\"a3\",\"exp\":$((now + 600))}")")"
+join vip "$(inv "$(sign "$S" k9 "{\"aud\":\"vip\",\"jti\":\"a3\",\"exp\":$((now + 600))}" JWT)")"
 check_error 403 invite_invalid "a key this server does not hold -> 403 invite_invalid"
-join vip "$(inv "$(sign "$S" k1 "{\"aud\":\"vip\",\"jti\":\"a4\",\"exp\":$((now - 60))}")")"
+join vip "$(inv "$(sign "$S" k1 "{\"aud\":\"vip\",\"jti\":\"a4\",\"exp\":$((now - 60))}" JWT)")"
 check_error 403 invite_invalid "an expired invitation -> 403 invite_invalid"
 check_contains "$(json .error.message)" "expired" "its message says so"
-join vip "$(inv "$(sign "$S" k1 "{\"aud\":\"vip\",\"exp\":$((now + 600))}")")"
+join vip "$(inv "$(sign "$S" k1 "{\"aud\":\"vip\",\"exp\":$((now + 600))}" JWT)")"
 check_error 403 invite_invalid "one without a jti -> 403 invite_invalid"
-join vip "$(inv "$(sign "$S" k1 "{\"aud\":\"vip\",\"jti\":\"a5\",\"exp\":$((now + 600)),\"max_uses\":0}")")"
+join vip "$(inv "$(sign "$S" k1 "{\"aud\":\"vip\",\"jti\":\"a5\",\"exp\":$((now + 600)),\"max_uses\":0}" JWT)")"
 check_error 403 invite_invalid "max_uses 0 -> 403 invite_invalid"
 join vip '{"invite":42}'
 check_error 400 bad_request "an invitation that is not a string -> 400"
@@ -104,7 +93,7 @@ check_lines "$(redis_state)" "$before" "nothing refused changed Redis" "Redis"
 
 # ---- a valid invitation, used up across instances --------------------------
 
-TWO=$(sign "$S" k1 "{\"aud\":\"vip\",\"jti\":\"guest-7\",\"exp\":$((now + 600)),\"max_uses\":2}")
+TWO=$(sign "$S" k1 "{\"aud\":\"vip\",\"jti\":\"guest-7\",\"exp\":$((now + 600)),\"max_uses\":2}" JWT)
 join vip "$(inv "$TWO")"
 check_jq '.status == "waiting" and .position == 1' \
     "a valid invitation (max_uses 2) joins: 201, first in line"
@@ -121,7 +110,7 @@ check_error 403 invite_used "and on the first: 403 invite_used"
 join vip "$(inv "$TWO")" '{"user":"u-2"}'
 check_error 403 invite_used "with a user too"
 check_lines "$(redis_state)" "$before" "the refused reuses changed nothing in Redis" "Redis"
-ONE=$(sign "$S" k1 "{\"aud\":\"vip\",\"jti\":\"guest-8\",\"exp\":$((now + 600))}")
+ONE=$(sign "$S" k1 "{\"aud\":\"vip\",\"jti\":\"guest-8\",\"exp\":$((now + 600))}" JWT)
 join vip "$(inv "$ONE")"
 check_status 201 "max_uses left out is 1: the first use joins"
 join vip "$(inv "$ONE")"
@@ -134,9 +123,9 @@ check_json .waiting 3 "three invited joins wait in line"
 join vippow
 check_error 403 challenge_required \
     "an invite-only queue that asks work: a bare join -> 403 challenge_required"
-join vippow "$(inv "$(sign "$S" k1 "{\"aud\":\"vippow\",\"jti\":\"p1\",\"exp\":$((now + 600))}")")"
+join vippow "$(inv "$(sign "$S" k1 "{\"aud\":\"vippow\",\"jti\":\"p1\",\"exp\":$((now + 600))}" JWT)")"
 check_status 201 "a join with a valid invitation is not asked for the work: 201"
-join vippow "$(inv "$(sign "$S" k1 "{\"aud\":\"vippow\",\"jti\":\"p1\",\"exp\":$((now + 600))}")")"
+join vippow "$(inv "$(sign "$S" k1 "{\"aud\":\"vippow\",\"jti\":\"p1\",\"exp\":$((now + 600))}" JWT)")"
 check_error 403 invite_used "its reuse: 403 invite_used, not challenge_used"
 
 # ---- waitroomctl invite ---------------------------------------------------

@@ -47,8 +47,10 @@ if [ "${WAITROOM_VALGRIND:-0}" = 1 ]; then
 	WR_STOP_DEADLINE=60	# seconds to wait for it to exit
 	WR_HTTP_TIMEOUT=30
 	WR_READY_DEADLINE=60	# seconds for readiness and recoveries
+	WR_SLOW=5		# a factor for the deadlines a test sets itself
 else
 	WR_READY_DEADLINE=10
+	WR_SLOW=1
 	WR_START_DEADLINE=10
 	WR_STOP_DEADLINE=10
 fi
@@ -266,6 +268,13 @@ now_ms() {
 	echo $((10#$t / 1000))
 }
 
+# ms_between T1 [T2]: milliseconds from stamp T1 to stamp T2 (default now),
+# stamps as EPOCHREALTIME gives them.
+ms_between() {
+	awk -v a="$1" -v b="${2:-$EPOCHREALTIME}" \
+	    'BEGIN { printf "%d\n", (b - a) * 1000 }'
+}
+
 # wait_until CMD [SECONDS]: eval CMD until it succeeds or the deadline
 # passes (default 10 s). CMD runs in this shell, so `http` inside it sets
 # STATUS and BODY for the caller.
@@ -278,6 +287,15 @@ wait_until() {
 		sleep 0.05
 	done
 	return 1
+}
+
+# wait_lines FILE ERE N [SECONDS]: until N lines of FILE match ERE (default
+# 10 s; a FILE not there yet has none).
+wait_lines() {
+	local lines_file=$1 lines_ere=$2 lines_n=$3
+	# shellcheck disable=SC2016
+	wait_until '[ -e "$lines_file" ] &&
+	    [ "$(grep -cE -- "$lines_ere" "$lines_file")" -ge "$lines_n" ]' "${4:-10}"
 }
 
 # wait_ready [SECONDS]: until GET /readyz answers 200 (default 10 s, more
@@ -347,6 +365,32 @@ wr_free_port() {
 # redis-cli against the private Redis.
 rcli() {
 	timeout 10 redis-cli -h 127.0.0.1 -p "$REDIS_PORT" "$@"
+}
+
+# stat_of Q FIELD: a counter of the queue's stats hash (0 when not there).
+stat_of() {
+	local v
+	v=$(rcli hget "wr:{$1}:stats" "$2")
+	echo "${v:-0}"
+}
+
+# subscribe Q [stamp]: record the queue's events channel, as redis-cli
+# prints it, into $WR_TMP/Q.events (with stamp, each line as "EPOCHREALTIME
+# LINE"); SUBSCRIBER is the recorder's pid, which the EXIT trap ends. 1
+# when Redis does not count the subscription within 10 s.
+SUBSCRIBER=''
+subscribe() {
+	local out=$WR_TMP/$1.events
+	if [ "${2-}" = stamp ]; then
+		timeout $((120 * WR_SLOW)) redis-cli -p "$REDIS_PORT" \
+		    subscribe "wr:{$1}:events" > >(wr_stamp >"$out") 2>&1 &
+	else
+		timeout $((120 * WR_SLOW)) redis-cli -p "$REDIS_PORT" \
+		    subscribe "wr:{$1}:events" >"$out" 2>&1 &
+	fi
+	SUBSCRIBER=$!
+	WR_EXTRA_PIDS+=("$SUBSCRIBER")
+	wait_until "[ \"\$(rcli pubsub numsub 'wr:{$1}:events' | tail -n 1)\" = 1 ]" 10
 }
 
 # wr_redis_launch PORT: start redis-server on PORT; 0 when it serves, 1
@@ -431,6 +475,38 @@ restart_redis() {
 wr_tail() {
 	[ -f "$1" ] && tail -n 30 "$1"
 	return 0
+}
+
+# write_conf FILE TEMPLATE [KEY=VALUE...]: FILE is the configuration file
+# TEMPLATE with each KEY set to VALUE: in every line that sets KEY, in
+# whatever section, or where none does in a line of its own on top.
+write_conf() {
+	local file=$1 template=$2
+	shift 2
+	awk -v sets="$(printf '%s\n' "$@")" '
+		BEGIN {
+			n = split(sets, kv, "\n")
+			for (i = 1; i <= n; i++) {
+				if ((e = index(kv[i], "=")) == 0) continue
+				k = substr(kv[i], 1, e - 1)
+				keys[++m] = k
+				val[k] = substr(kv[i], e + 1)
+			}
+		}
+		{
+			line[NR] = $0
+			k = $0
+			sub(/^[ \t]*/, "", k)
+			if (sub(/[ \t]*=.*/, "", k) && (k in val)) {
+				line[NR] = substr($0, 1, index($0, "=")) " " val[k]
+				done[k] = 1
+			}
+		}
+		END {
+			for (i = 1; i <= m; i++)
+				if (!(keys[i] in done)) print keys[i] " = " val[keys[i]]
+			for (i = 1; i <= NR; i++) print line[i]
+		}' "$template" >"$file"
 }
 
 # start_waitroomd CONF [ARG...]: start the daemon against the private
@@ -622,6 +698,105 @@ random_uuid() {
 	cat /proc/sys/kernel/random/uuid
 }
 
+# many METHOD NAME COUNT PATH-PREFIX [CURL-ARG...]: COUNT requests at once,
+# WR_MANY_PAR (default 100) in parallel; request i goes to PATH-PREFIX or,
+# when PATH-PREFIX ends with '/', to PATH-PREFIX plus line i of
+# $WR_TMP/NAME.paths. Answers land in $WR_TMP/NAME/i.json and the status
+# codes, in order of completion, in $WR_TMP/NAME.codes.
+many() {
+	local method=$1 name=$2 count=$3 prefix=$4 i p ends=() dir=$WR_TMP/$2
+	shift 4
+	mkdir -p "$dir"
+	[[ $prefix == */ ]] && mapfile -t ends <"$WR_TMP/$name.paths"
+	for ((i = 1; i <= count; i++)); do
+		p=$prefix
+		[[ $prefix == */ ]] && p+=${ends[i - 1]:-missing}
+		printf 'url = "%s%s"\noutput = "%s/%d.json"\n' \
+		    "$WR_BASE" "$p" "$dir" "$i"
+	done >"$WR_TMP/$name.cfg"
+	timeout $((WR_HTTP_TIMEOUT * 6 + 60)) curl --parallel \
+	    --parallel-max "${WR_MANY_PAR:-100}" --parallel-immediate \
+	    -s --no-progress-meter \
+	    -X "$method" --max-time $((WR_HTTP_TIMEOUT * 6)) \
+	    -w '%{http_code}\n' "$@" -K "$WR_TMP/$name.cfg" \
+	    >"$WR_TMP/$name.codes" 2>"$WR_TMP/$name.err"
+}
+
+# count_codes NAME CODE: how many answers of a many() run had CODE.
+count_codes() {
+	grep -cx "$2" "$WR_TMP/$1.codes"
+}
+
+# status_of Q TOKEN: the token's status (waiting, active...), or the HTTP
+# status when that is not 200.
+status_of() {
+	http GET "/v1/queues/$1/tokens/$2"
+	if [ "$STATUS" = 200 ]; then json .status; else echo "$STATUS"; fi
+}
+
+# join_many Q N [BASE]: N joins of Q in order on one connection to BASE
+# (default $WR_BASE); their answers, one a line, are added to
+# $WR_TMP/Q.answers and their tokens to $WR_TMP/Q.joined.
+join_many() {
+	local urls=() i
+	for ((i = 0; i < $2; i++)); do
+		urls+=("${3:-$WR_BASE}/v1/queues/$1/tokens")
+	done
+	curl -s --max-time $((WR_READY_DEADLINE * 12)) -X POST -w '\n' \
+	    "${urls[@]}" | tee -a "$WR_TMP/$1.answers" |
+	    jq -r '.token // empty' >>"$WR_TMP/$1.joined"
+}
+
+# statuses Q: GET the status of each token of $WR_TMP/Q.joined, in order,
+# on one connection; the answers, one a line, into $WR_TMP/Q.statuses.
+statuses() {
+	local urls=() t
+	while read -r t; do
+		urls+=("$WR_BASE/v1/queues/$1/tokens/$t")
+	done <"$WR_TMP/$1.joined"
+	curl -s --max-time $((WR_READY_DEADLINE * 6)) -w '\n' "${urls[@]}" \
+	    >"$WR_TMP/$1.statuses"
+}
+
+# v1_check PASS [QUEUE]: GET /v1/check (?queue=QUEUE) with PASS as a bearer
+# token.
+v1_check() {
+	http GET "/v1/check${2:+?queue=$2}" '' -H "Authorization: Bearer $1"
+}
+
+# metric SERIES: the value of the first sample of the last body (a scrape
+# of /metrics) whose line starts with SERIES, name and labels; empty when
+# there is none.
+metric() {
+	awk -v s="$1" 'index($0, s " ") == 1 { print $NF; exit }' <<<"$BODY"
+}
+
+# sign SECRET KID CLAIMS [TYP]: an HS256 JWT of the JSON CLAIMS, its header
+# {"alg":"HS256","typ":TYP,"kid":KID} (no typ when none is given), as a
+# JWT library, a site minting invitations or a forger makes one.
+sign() {
+	python3 - "$1" "$2" "$3" "${4-}" <<'PY'
+import base64, hashlib, hmac, json, sys
+b = lambda x: base64.urlsafe_b64encode(x).rstrip(b"=").decode()
+head = {"alg": "HS256"}
+if sys.argv[4]:
+    head["typ"] = sys.argv[4]
+head["kid"] = sys.argv[2]
+h = b(json.dumps(head).encode())
+p = b(sys.argv[3].encode())
+s = hmac.new(sys.argv[1].encode(), (h + "." + p).encode(), hashlib.sha256)
+print(h + "." + p + "." + b(s.digest()))
+PY
+}
+
+# jwt_part JWT N: part N of a JWT (1 the header, 2 the claims), decoded.
+jwt_part() {
+	local p
+	p=$(cut -d . -f "$2" <<<"$1" | tr '_-' '/+')
+	while [ $((${#p} % 4)) != 0 ]; do p+='='; done
+	base64 -d <<<"$p" 2>/dev/null
+}
+
 # ---- the browser -----------------------------------------------------------------
 
 # wr_browser SCRIPT ARTIFACTS: run tests/browser/SCRIPT (headless
@@ -655,6 +830,14 @@ wr_admin_conf() {
 	ADMIN_TOKEN=admin-token-for-tests-0123456789
 	printf '%s\n' "$ADMIN_TOKEN" >"$WR_TMP/admin.token"
 	printf 'admin_token_file = %s\n' "$WR_TMP/admin.token" >"$1"
+}
+
+# admin METHOD PATH [BODY [CURL-ARG...]]: http with the admin token.
+admin() {
+	local method=$1 path=$2 body=${3-}
+	shift 2
+	[ $# -gt 0 ] && shift
+	http "$method" "$path" "$body" -H "Authorization: Bearer $ADMIN_TOKEN" "$@"
 }
 
 # ---- more instances ---------------------------------------------------------
@@ -757,6 +940,11 @@ sse_text() {
 	sed 's/^[^ ]* //' "$WR_TMP/sse.$1.out"
 }
 
+# sse_statuses NAME: how many status events the stream got so far.
+sse_statuses() {
+	sse_count "$1" '^event: status$'
+}
+
 # sse_events NAME: the stream's events so far, one a line, as
 # "STAMP<TAB>ID<TAB>EVENT<TAB>DATA" (STAMP: when the blank line that ends
 # the event arrived; DATA: the data lines joined by newlines as "\n").
@@ -773,6 +961,21 @@ sse_events() {
 				printf "%s\t%s\t%s\t%s\n", ts, id, ev, data
 			id = ev = data = ""
 		}' "$WR_TMP/sse.$1.out"
+}
+
+# sse_data NAME EVENT [NTH]: the data of the stream's NTH EVENT (default
+# the first; 0: the last so far); sse_stamp: when it arrived.
+sse_data() {
+	wr_sse_nth "$1" "$2" "${3:-1}" 4
+}
+sse_stamp() {
+	wr_sse_nth "$1" "$2" "${3:-1}" 1
+}
+wr_sse_nth() {
+	sse_events "$1" | awk -F '\t' -v e="$2" -v n="$3" -v f="$4" '
+		$3 == e && ++k == n { print $f; exit }
+		$3 == e { last = $f }
+		END { if (n == 0 && k) print last }'
 }
 
 # sse_header NAME HEADER: a header of the stream's answer.

@@ -32,11 +32,6 @@ waiting_ttl = 600
 state = paused
 EOF2
 
-# metric LINE-START: the value of the first sample line starting so.
-metric() {
-	awk -v s="$1" 'index($0, s " ") == 1 { print $NF; exit }' <<<"$BODY"
-}
-
 # check_metric SERIES VALUE DESC
 check_metric() {
 	check_eq "$(metric "$1")" "$2" "$3"
@@ -114,10 +109,8 @@ n=$(metric 'waitroom_redis_command_duration_seconds_count')
 check_match "$n" '^[1-9][0-9]*$' "the Redis latency histogram counts ($n)"
 
 # promote one (entered ends its stream), kick one (gone), leave one
-curl -s -X POST -H "Authorization: Bearer $ADMIN_TOKEN" -d '{"count": 1}' \
-    "$WR_BASE/v1/admin/queues/shop/promote" >/dev/null
-curl -s -X DELETE -H "Authorization: Bearer $ADMIN_TOKEN" \
-    "$WR_BASE/v1/admin/queues/shop/tokens/${tokens[1]}" >/dev/null
+admin POST /v1/admin/queues/shop/promote '{"count": 1}'
+admin DELETE "/v1/admin/queues/shop/tokens/${tokens[1]}"
 check "the kicked token's stream ends" sse_ended two 3
 sse_stop one
 wait_until 'scrape; [ "$(metric waitroom_streams_open)" = 0 ]' 5
@@ -213,8 +206,7 @@ streams_all() {
 		[ "$(metric waitroom_streams_open)" = "$1" ] &&
 		    [ "$(metric 'waitroom_queue_streams{queue="shop"}')" = "$1" ] ||
 		    return 1
-		http GET /v1/admin/queues/shop '' \
-		    -H "Authorization: Bearer $ADMIN_TOKEN"
+		admin GET /v1/admin/queues/shop
 		[ "$(json .streams)" = "$1" ] || return 1
 	done
 }

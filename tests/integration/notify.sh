@@ -37,7 +37,7 @@ listen() {
 
 # says NAME TEXT [COUNT]: until COUNT messages (default 1) hold TEXT.
 says() {
-	wait_until "[ \$(grep -c -- '$2' '$WR_TMP/$1.notify') -ge ${3:-1} ]" 10
+	wait_lines "$WR_TMP/$1.notify" "$2" "${3:-1}"
 }
 
 # states NAME: the READY/RELOADING/STOPPING words heard, in order.

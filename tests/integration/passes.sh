@@ -18,10 +18,9 @@ S2='new-secret-abcdefghijklmnopqrstuvwxyz'
 printf '# rotated in k2\nk1 %s\n' "$S1" >"$WR_TMP/keys.old"
 printf '# rotated in k2\nk1 %s\nk2 %s\n' "$S1" "$S2" >"$WR_TMP/keys"
 
-printf 'admin-token-0123456789abcdef\n' >"$WR_TMP/admin.token"
-cat >"$WR_TMP/passes.conf" <<EOF2
+wr_admin_conf "$WR_TMP/passes.conf"
+cat >>"$WR_TMP/passes.conf" <<EOF2
 pass_key_file = $WR_TMP/keys
-admin_token_file = $WR_TMP/admin.token
 push_interval = 1
 
 [queue shop]
@@ -51,24 +50,6 @@ if not hmac.compare_digest(sig, t[2]):
 else:
     print(json.dumps(dict(d(t[1]), header=d(t[0]))))
 PY
-}
-
-# sign SECRET KID JSON-CLAIMS: a pass made here, as an attacker with (or
-# an operator holding) the secret would.
-sign() {
-	python3 - "$1" "$2" "$3" <<'PY'
-import base64, hashlib, hmac, json, sys
-b = lambda x: base64.urlsafe_b64encode(x).rstrip(b"=").decode()
-h = b(json.dumps({"alg": "HS256", "kid": sys.argv[2]}).encode())
-p = b(sys.argv[3].encode())
-s = hmac.new(sys.argv[1].encode(), (h + "." + p).encode(), hashlib.sha256)
-print(h + "." + p + "." + b(s.digest()))
-PY
-}
-
-# check_pass PASS [QUEUE]: GET /v1/check with the pass as a bearer token.
-check_pass() {
-	http GET "/v1/check${2:+?queue=$2}" '' -H "Authorization: Bearer $1"
 }
 
 start_redis
@@ -108,14 +89,14 @@ check_eq "$(header Set-Cookie)" "" "and sets no cookie"
 
 # ---- GET /v1/check --------------------------------------------------------
 
-check_pass "$PASS1" shop
+v1_check "$PASS1" shop
 check_status 204 "GET /v1/check?queue=shop with the pass as a bearer token -> 204"
 check_header X-Waitroom-Queue shop
 check_header X-Waitroom-Token "$T1"
 check_header X-Waitroom-Expires "$UNTIL"
 http GET /v1/check '' -H "Cookie: theme=dark; waitroom_pass=$PASS1; x=1"
 check_status 204 "GET /v1/check with the pass cookie (no queue asked) -> 204"
-check_pass "$PASS1" other
+v1_check "$PASS1" other
 check_error 401 unauthorized "a pass of queue shop does not admit to queue other"
 check_contains "$(json .error.message)" "another queue" "the message says so"
 http GET /v1/check
@@ -129,23 +110,23 @@ check_error 405 method_not_allowed "POST /v1/check -> 405"
 now=$(date +%s)
 forged=$(sign "not-our-secret-0123456789abcdefghij" k2 \
     "{\"aud\":\"shop\",\"sub\":\"$T1\",\"iat\":$now,\"nbf\":$now,\"exp\":$((now + 60))}")
-check_pass "$forged" shop
+v1_check "$forged" shop
 check_error 401 unauthorized "a pass signed with another secret -> 401"
 check_contains "$(json .error.message)" signature "the message names the signature"
 expired=$(sign "$S2" k2 \
     "{\"aud\":\"shop\",\"sub\":\"$T1\",\"iat\":$((now - 600)),\"nbf\":$((now - 600)),\"exp\":$((now - 60))}")
-check_pass "$expired" shop
+v1_check "$expired" shop
 check_error 401 unauthorized "an expired pass (a minute ago) -> 401"
 check_contains "$(json .error.message)" expired "the message says it expired"
 none="$(cut -d. -f1-2 <<<"$PASS1" | sed 's/^[^.]*/eyJhbGciOiJub25lIiwia2lkIjoiazIifQ/')."
-check_pass "$none" shop
+v1_check "$none" shop
 check_error 401 unauthorized "alg none -> 401"
 
 # ---- rotation: a pass of the old key stays valid ---------------------------
 
 old=$(sign "$S1" k1 \
     "{\"aud\":\"shop\",\"sub\":\"$T1\",\"iat\":$now,\"nbf\":$now,\"exp\":$((now + 60))}")
-check_pass "$old" shop
+v1_check "$old" shop
 check_status 204 "a pass signed by the older key k1 is still accepted"
 
 # ---- the entered event carries the pass ------------------------------------
@@ -155,17 +136,16 @@ sse_wait w '^event: status' || fail "the waiter's stream starts" "$(sse_text w)"
 http DELETE "/v1/queues/shop/tokens/$T1"
 check_status 204 "DELETE of the first session -> 204 (a slot frees)"
 sse_wait w '^event: entered' 1 5 || fail "entered arrives" "$(sse_text w)"
-ent=$(sse_events w | awk -F '\t' '$3 == "entered" { print $4; exit }')
-PASSW=$(jq -r .pass <<<"$ent")
+PASSW=$(sse_data w entered | jq -r .pass)
 check_eq "$(claims "$PASSW" "$S2" | jq -r '.aud + " " + .sub')" "shop $W" \
     "the entered event's data holds the waiter's pass, signed by k2"
-check_pass "$PASSW" shop
+v1_check "$PASSW" shop
 check_status 204 "the pass from the entered event is accepted"
 sse_stop w
 
 # ---- revocation ---------------------------------------------------------
 
-check_pass "$PASS1" shop
+v1_check "$PASS1" shop
 check_error 401 unauthorized "the pass of a DELETEd session -> 401 at once"
 check_contains "$(json .error.message)" ended "the message says the session was ended"
 check_eq "$(rcli exists "wr:{shop}:revoked:$T1")" 1 "Redis holds the revocation"
@@ -180,28 +160,23 @@ check "the revocation lives until the pass's exp + 10 s (pttl $ttl, expected abo
 # Another instance learns of a revocation from Redis, within about a second
 # (it may have said yes a moment before, from its cache).
 start_more_waitroomd b "$WR_TMP/passes.conf"
-B_PORT=$MORE_PORT
-b_check() {
-	STATUS=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 \
-	    -H "Authorization: Bearer $1" "http://127.0.0.1:$B_PORT/v1/check?queue=shop")
-}
-b_check "$PASS1"
+B=http://127.0.0.1:$MORE_PORT
+WR_BASE=$B v1_check "$PASS1" shop
 check_eq "$STATUS" 401 "instance b refuses the pass revoked through instance a"
-b_check "$PASSW"
+WR_BASE=$B v1_check "$PASSW" shop
 check_eq "$STATUS" 204 "instance b accepts the waiter's pass (it caches that)"
 http DELETE "/v1/queues/shop/tokens/$W"
 check "instance b refuses it within 3 s of a DELETE on instance a" \
-    wait_until 'b_check "$PASSW"; [ "$STATUS" = 401 ]' 3
+    wait_until 'WR_BASE=$B v1_check "$PASSW" shop; [ "$STATUS" = 401 ]' 3
 
 # An operator's kick (admin DELETE) ends a session as surely as its owner.
 http POST /v1/queues/other/tokens
 kicked=$(json .token) kpass=$(json .pass)
-check_pass "$kpass" other
+v1_check "$kpass" other
 check_status 204 "a session admitted at once has a valid pass"
-http DELETE "/v1/admin/queues/other/tokens/$kicked" '' \
-    -H "Authorization: Bearer admin-token-0123456789abcdef"
+admin DELETE "/v1/admin/queues/other/tokens/$kicked"
 check_status 204 "the admin kicks that session"
-check_pass "$kpass" other
+v1_check "$kpass" other
 check_error 401 unauthorized "the kicked session's pass -> 401 at once"
 check_eq "$(rcli exists "wr:{other}:revoked:$kicked")" 1 \
     "Redis holds the kicked pass's revocation"
@@ -233,8 +208,8 @@ body=$(curl -s -D "$WR_TMP/off.h" "$OFF/v1/queues/shop/tokens/$TOKEN")
 check_eq "$(jq -r '.status + " " + (has("pass") | tostring)' <<<"$body")" \
     "active false" "without pass_key_file an active status has no pass"
 check "and no cookie" bash -c "! grep -qi '^Set-Cookie' '$WR_TMP/off.h'"
-code=$(curl -s -o "$WR_TMP/off.b" -w '%{http_code}' -H "Authorization: Bearer $PASSW" "$OFF/v1/check")
-check_eq "$code $(jq -r .error.code "$WR_TMP/off.b")" "401 unauthorized" \
+WR_BASE=$OFF v1_check "$PASSW"
+check_eq "$STATUS $(json .error.code)" "401 unauthorized" \
     "without pass_key_file /v1/check refuses every pass"
 
 printf 'k1 %s\nk2 tooshort\n' "$S1" >"$WR_TMP/bad.keys"

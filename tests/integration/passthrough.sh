@@ -24,10 +24,6 @@ start_redis
 start_waitroomd "$WR_TMP/gate.conf"
 wait_ready || bail "the daemon is ready" "$(wr_last)"
 
-admin() {
-	http "$1" "$2" "${3-}" -H "Authorization: Bearer $ADMIN_TOKEN"
-}
-
 tokens=() ends=()
 for i in 1 2 3 4 5; do
 	join gate
@@ -39,7 +35,7 @@ for i in 1 2 3 4 5; do
 	ends+=("$(json .active_until)")
 done
 check_eq "${#ends[@]}" 5 "5 joins: each 201, active at once, with a pass"
-http GET /v1/check "" -H "Authorization: Bearer $(json .pass)"
+v1_check "$(json .pass)"
 check_status 204 "the pass of a passthrough join opens /v1/check"
 http GET /v1/queues/gate
 check_jq '.active == 5 and .waiting == 0' "summary: 5 active, nobody waits"
@@ -56,6 +52,7 @@ check_status 200 "PUT mode=rate -> 200"
 # The tick of this interval may let the first one in; the rest wait.
 join gate
 join gate
+# shellcheck disable=SC2034 # read by wait_until's code below
 second=$TOKEN
 check_jq '.status == "waiting" and .position >= 1' \
     "after the switch a join waits in line"
@@ -71,6 +68,6 @@ check_jq '.active >= 5 and .active <= 6 and .waiting >= 1' \
 admin PUT /v1/admin/queues/gate '{"mode":"passthrough"}'
 check_status 200 "PUT mode=passthrough -> 200"
 check "back in passthrough the waiter is let in by the next tick" \
-    wait_until "http GET /v1/queues/gate/tokens/$second; [ \"\$(json .status)\" = active ]" 3
+    wait_until '[ "$(status_of gate "$second")" = active ]' 3
 http GET /v1/queues/gate
 check_jq '.active == 7 and .waiting == 0' "summary: 7 active, nobody waits"

@@ -139,8 +139,7 @@ for i in 1 2 3 4; do
 done
 http GET "/v1/queues/concert/tokens/${tokens[1]}"
 http GET /nowhere
-http POST /v1/admin/queues/concert/promote '{"count": 1}' \
-    -H "Authorization: Bearer $ADMIN_TOKEN"
+admin POST /v1/admin/queues/concert/promote '{"count": 1}'
 check_status 200 "promote one of the four"
 sse_start s "/v1/queues/concert/tokens/${tokens[3]}/events"
 sse_wait s '^event: status$' || fail "a stream opens"

@@ -12,37 +12,26 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-if [ "${WAITROOM_VALGRIND:-0}" = 1 ]; then SLOW=5; else SLOW=1; fi
-WR_SSE_TIMEOUT=$((120 * SLOW))
+WR_SSE_TIMEOUT=$((120 * WR_SLOW))
 CONF=$WR_TMP/waitroom.conf
 BODY_200=$(printf '{"user":"u1"%180s}' '')
 
-# write_conf WORKERS [EXTRA...]: the file, with the lines given on top.
-write_conf() {
-	{
-		printf 'workers = %s\npush_interval = 1\n' "$1"
-		shift
-		printf '%s\n' "$@"
-		cat <<'EOF2'
+# The file's first form; write_conf sets workers and what else changes.
+cat >"$CONF.in" <<'EOF2'
+workers = 1
+push_interval = 1
 
 [queue q]
 mode        = rate
 state       = paused
 waiting_ttl = 600
 EOF2
-	} >"$CONF"
-}
-
-# statuses NAME: how many status events the stream got so far.
-statuses() {
-	sse_count "$1" '^event: status$'
-}
 
 # goes_on NAME: one more status within a few push intervals, still open.
 goes_on() {
 	local c
-	c=$(statuses "$1")
-	sse_wait "$1" '^event: status$' $((c + 2)) $((5 * SLOW)) &&
+	c=$(sse_statuses "$1")
+	sse_wait "$1" '^event: status$' $((c + 2)) $((5 * WR_SLOW)) &&
 	    kill -0 "${WR_SSE_PID[$1]}" 2>/dev/null
 }
 
@@ -50,17 +39,16 @@ goes_on() {
 # push_interval = 1 take about 3 s, at 2 about 6 s).
 every_2s() {
 	local c start
-	c=$(statuses "$1")
-	sse_wait "$1" '^event: status$' $((c + 1)) $((5 * SLOW)) || return 1
+	c=$(sse_statuses "$1")
+	sse_wait "$1" '^event: status$' $((c + 1)) $((5 * WR_SLOW)) || return 1
 	start=$(now_ms)
-	sse_wait "$1" '^event: status$' $((c + 4)) $((15 * SLOW)) || return 1
+	sse_wait "$1" '^event: status$' $((c + 4)) $((15 * WR_SLOW)) || return 1
 	[ $(($(now_ms) - start)) -ge 4500 ]
 }
 
 # reloads N: until N event=reloaded or reload_failed lines in all.
 reloads() {
-	wait_until "[ \$(grep -cE 'event=(reloaded|reload_failed)' '$WR_DAEMON_LOG') -ge $1 ]" \
-	    $((5 * SLOW))
+	wait_lines "$WR_DAEMON_LOG" 'event=(reloaded|reload_failed)' "$1" $((5 * WR_SLOW))
 }
 
 # refused413: ten POSTs of 200 bytes, spread over the workers by the
@@ -82,7 +70,7 @@ respawned() {
 	check "$1: a killed worker is replaced, and its replacement serves" \
 	    wait_until "[ \$(grep -c 'event=worker_started' '$WR_DAEMON_LOG') -ge 3 ] &&
 		[ \$(grep -c 'event=store_ready role=commands' '$WR_DAEMON_LOG') -ge 3 ]" \
-	    $((10 * SLOW))
+	    $((10 * WR_SLOW))
 	check "$1: the new worker keeps max_body = 100 too (10 POSTs refused)" refused413
 }
 
@@ -90,13 +78,13 @@ respawned() {
 run() {
 	local name=$1 n=$2 per=$2 done=0 retries
 	WR_DAEMON_LOG=$WR_TMP/$name.log
-	write_conf "$n"
+	write_conf "$CONF" "$CONF.in" "workers=$n"
 	start_waitroomd "$CONF"
 	wait_ready || bail "$name: the daemon is ready" "$(wr_last)"
 
 	join q
 	sse_start "$name" "/v1/queues/q/tokens/$TOKEN/events"
-	sse_wait "$name" '^event: status$' 1 $((5 * SLOW)) ||
+	sse_wait "$name" '^event: status$' 1 $((5 * WR_SLOW)) ||
 	    fail "$name: the stream gets its first status"
 	http GET /v1/queues/new
 	check_status 404 "$name: before the reload there is no queue 'new'"
@@ -104,7 +92,7 @@ run() {
 	check_status 201 "$name: a 200-byte body is taken under max_body = 4096"
 
 	# A good file: a new queue, a lower max_body, a workers change.
-	write_conf "$((n + 1))" "max_body = 100" "push_interval = 2"
+	write_conf "$CONF" "$CONF.in" "workers=$((n + 1))" max_body=100 push_interval=2
 	cat >>"$CONF" <<'EOF2'
 
 [queue new]
@@ -116,7 +104,7 @@ EOF2
 	done=$((done + per))
 	check "$name: the reload is logged by every process" reloads "$done"
 	check "$name: the new queue answers GET /v1/queues/new" \
-	    wait_until 'http GET /v1/queues/new; [ "$STATUS" = 200 ]' $((5 * SLOW))
+	    wait_until 'http GET /v1/queues/new; [ "$STATUS" = 200 ]' $((5 * WR_SLOW))
 	http POST /v1/queues/q/tokens "$BODY_200"
 	check_error 413 body_too_large "$name: the new max_body = 100 refuses 200 bytes"
 	check_contains "$(grep 'event=reload_needs_restart' "$WR_DAEMON_LOG")" \
@@ -148,7 +136,7 @@ EOF2
 	    "$name: no worker died"
 	[ "$n" -gt 1 ] && respawned "$name"
 	stop_waitroomd
-	sse_ended "$name" $((5 * SLOW)) || fail "$name: the stream ends at SIGTERM"
+	sse_ended "$name" $((5 * WR_SLOW)) || fail "$name: the stream ends at SIGTERM"
 }
 
 start_redis
@@ -168,13 +156,13 @@ start_waitroomd "$CONF"
 wait_ready || bail "longer: the daemon is ready" "$(wr_last)"
 join q
 sse_start longer "/v1/queues/q/tokens/$TOKEN/events"
-sse_wait longer '^event: status$' 1 $((5 * SLOW)) ||
+sse_wait longer '^event: status$' 1 $((5 * WR_SLOW)) ||
     fail "longer: the stream gets its first status"
 printf 'push_interval = 5\nkeepalive_interval = 1\n[queue q]\nstate = paused\n' >"$CONF"
 kill -HUP "$WR_PID"
 check "longer: the reload is logged" reloads 1
-c=$(statuses longer)
+c=$(sse_statuses longer)
 check "longer: two more statuses come, 5 s apart, on the stream open before" \
-    sse_wait longer '^event: status$' $((c + 2)) $((15 * SLOW))
+    sse_wait longer '^event: status$' $((c + 2)) $((15 * WR_SLOW))
 check "longer: the stream is still open" kill -0 "${WR_SSE_PID[longer]}"
 stop_waitroomd

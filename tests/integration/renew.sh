@@ -36,11 +36,7 @@ wait_ready || bail "the daemon is ready" "$(wr_last)"
 
 # exp_of PASS: the exp claim of a pass.
 exp_of() {
-	local p=${1#*.}
-	p=${p%%.*}
-	p=$(tr '_-' '/+' <<<"$p")
-	while [ $((${#p} % 4)) != 0 ]; do p+='='; done
-	base64 -d <<<"$p" 2>/dev/null | jq -r .exp
+	jwt_part "$1" 2 | jq -r .exp
 }
 
 t0=$(now_ms)
@@ -62,7 +58,7 @@ exp0=$(exp_of "$PA")
 checks=0 refused=0 fresh=0 cookie=0 d_fresh=0 b_gone_ms='' b_late=''
 for ((round = 0; round <= 8; round++)); do
 	wait_until '[ $(( $(now_ms) - t0 )) -ge $((round * 2000)) ]' 3
-	http GET /v1/check "" -H "Authorization: Bearer $PA"
+	v1_check "$PA"
 	checks=$((checks + 1))
 	[ "$STATUS" = 204 ] || refused=$((refused + 1))
 	if has_header X-Waitroom-Pass; then
@@ -71,9 +67,8 @@ for ((round = 0; round <= 8; round++)); do
 		[[ $(header X-Waitroom-Set-Cookie) == waitroom_pass=$PA\;* ]] &&
 		    cookie=$((cookie + 1))
 	fi
-	http GET "/v1/queues/slide/tokens/$C"
-	[ "$(json .status)" = active ] || refused=$((refused + 1))
-	http GET /v1/check "" -H "Authorization: Bearer $PD"
+	[ "$(status_of slide "$C")" = active ] || refused=$((refused + 1))
+	v1_check "$PD"
 	has_header X-Waitroom-Pass && d_fresh=$((d_fresh + 1))
 	# B is watched in Redis: a GET of its token would renew it. Seen
 	# there more than a tick (and its lateness) after its end: too late.
@@ -96,7 +91,7 @@ else
 	fail "fresh passes came in X-Waitroom-Pass" "fresh $fresh, exp $(exp_of "$PA") vs $exp0"
 fi
 check_eq "$cookie" "$fresh" "each with the same pass as a cookie in X-Waitroom-Set-Cookie"
-http GET /v1/check "" -H "Authorization: Bearer $PA"
+v1_check "$PA"
 check_status 204 "the last fresh pass passes /v1/check"
 
 # B never came back: its session, ending active_ttl (6 s) after its
@@ -126,7 +121,7 @@ monitor=$!
 WR_EXTRA_PIDS+=("$monitor")
 wait_until '[ -s "$WR_TMP/monitor" ]' 5
 for p in "${passes[@]}"; do
-	http GET /v1/check "" -H "Authorization: Bearer $p"
+	v1_check "$p"
 	[ "$STATUS" = 204 ] || fail "a fresh pass of the fixed queue passes" "$STATUS"
 done
 rcli echo renew-monitor-end >/dev/null

@@ -26,21 +26,13 @@ max_active  = 1000
 active_ttl  = 300
 EOF
 
-# kid_of PASS: the kid in the pass's header.
-kid_of() {
-	local h=${1%%.*}
-	h=$(tr '_-' '/+' <<<"$h")
-	while [ $((${#h} % 4)) != 0 ]; do h+='='; done
-	base64 -d <<<"$h" 2>/dev/null | jq -r .kid
-}
-
 # kids: the kids of the passes of TRIES new sessions, sorted, unique.
 kids() {
 	local i
 	for ((i = 0; i < TRIES; i++)); do
 		http POST /v1/queues/shop/tokens
 		[ "$STATUS" = 201 ] || { echo "join: $STATUS"; continue; }
-		kid_of "$(json .pass)"
+		jwt_part "$(json .pass)" 1 | jq -r .kid
 	done | sort -u | paste -sd ' '
 }
 
@@ -48,15 +40,15 @@ kids() {
 checks() {
 	local i
 	for ((i = 0; i < TRIES; i++)); do
-		curl -s -o /dev/null -w '%{http_code}\n' --max-time 5 \
-		    -H "Authorization: Bearer $1" "$WR_BASE/v1/check?queue=shop"
+		v1_check "$1" shop
+		echo "$STATUS"
 	done | sort -u | paste -sd ' '
 }
 
 # read_by_all N: until N lines event=pass_keys_read or reload_failed, over
 # both workers.
 read_by_all() {
-	wait_until "[ \$(grep -cE 'event=(pass_keys_read|reload_failed)' '$WR_TMP/waitroomd.log') -ge $1 ]" \
+	wait_lines "$WR_TMP/waitroomd.log" 'event=(pass_keys_read|reload_failed)' "$1" \
 	    "$WR_READY_DEADLINE"
 }
 
@@ -66,7 +58,7 @@ wait_ready || bail "the daemon is ready" "$(wr_last)"
 
 http POST /v1/queues/shop/tokens
 P1=$(json .pass)
-check_eq "$(kid_of "$P1")" k1 "at startup passes are signed by k1"
+check_eq "$(jwt_part "$P1" 1 | jq -r .kid)" k1 "at startup passes are signed by k1"
 
 printf 'k1 %s\nk2 %s\n' "$S1" "$S2" >"$KEYS"
 kill -HUP "$WR_PID"
@@ -98,8 +90,7 @@ victim=$(pgrep -P "$WR_PID" | head -n 1)
 kill -KILL "$victim"
 check "the supervisor starts a new worker" \
     wait_until '[ "$(pgrep -P "$WR_PID" | grep -vcx "$victim")" -ge 2 ]' "$WR_READY_DEADLINE"
-check "the port serves again" wait_until 'http GET /readyz && [ "$STATUS" = 200 ]' \
-    "$WR_READY_DEADLINE"
+check "the port serves again" wait_ready
 check_eq "$(kids)" k2 "a restarted worker signs with k2, not with the startup key"
 check_eq "$(checks "$P1")" 401 "and refuses k1's passes"
 

@@ -112,7 +112,7 @@ failover() {
 	    "$WR_BASE/v1/queues/s/tokens" 20 "$load" &
 	local lpid=$!
 	WR_EXTRA_PIDS+=("$lpid")
-	wait_until "[ \$(grep -c ' 201 ' '$load' 2>/dev/null) -ge 50 ]" "$D" ||
+	wait_lines "$load" ' 201 ' 50 "$D" ||
 	    fail "$case: joins go through before the failover" "$(tail -n 3 "$load")"
 	t0=$EPOCHREALTIME
 	if [ "$how" = kill ]; then

@@ -36,27 +36,26 @@ SLACK=2		# seconds a close may come after its deadline on a busy machine
 [ "${WAITROOM_VALGRIND:-0}" = 1 ] && SLACK=10
 D=$WR_READY_DEADLINE
 
-# write_conf HEADER_TIMEOUT MAX_CONNS_PER_IP
-write_conf() {
-	cat >"$WR_TMP/slow.conf" <<EOF2
-header_timeout   = $1
+# The file; write_conf sets header_timeout and max_conns_per_ip.
+cat >"$WR_TMP/slow.conf.in" <<EOF2
+header_timeout   = $HT
 body_timeout     = $BT
-max_conns_per_ip = $2
+max_conns_per_ip = 0
 
 [queue q]
 mode        = rate
 state       = paused
 waiting_ttl = 600
 EOF2
-}
 
 # reload HEADER_TIMEOUT MAX_CONNS_PER_IP: write the file, SIGHUP, wait.
 RELOADS=0
 reload() {
-	write_conf "$@"
+	write_conf "$WR_TMP/slow.conf" "$WR_TMP/slow.conf.in" \
+	    "header_timeout=$1" "max_conns_per_ip=$2"
 	RELOADS=$((RELOADS + 1))
 	kill -HUP "$WR_PID"
-	wait_until "[ \$(grep -c 'event=reloaded' '$WR_TMP/waitroomd.log') -ge $RELOADS ]" "$D" ||
+	wait_lines "$WR_TMP/waitroomd.log" event=reloaded "$RELOADS" "$D" ||
 	    bail "the daemon reloads" "$(wr_tail "$WR_TMP/waitroomd.log")"
 }
 
@@ -103,14 +102,6 @@ check_visitors() {
 	check_eq "$VISITS" "${want% }" "$2"
 }
 
-# metric LINE: the value of the /metrics line that starts with LINE (0
-# when there is none).
-metric() {
-	http GET /metrics
-	awk -v l="$1" 'index($0, l " ") == 1 { v = $2 } END { print v + 0 }' \
-	    <<<"$BODY"
-}
-
 # check_lives NAME LO_MS HI_MS DESC: every connection NAME opened was
 # closed by the daemon, between LO_MS and HI_MS after its connect.
 check_lives() {
@@ -127,7 +118,7 @@ check_lives() {
 	fi
 }
 
-write_conf "$HT" 0
+write_conf "$WR_TMP/slow.conf" "$WR_TMP/slow.conf.in"
 start_redis
 start_waitroomd "$WR_TMP/slow.conf"
 wait_ready || bail "the daemon is ready" "$(wr_last)"
@@ -165,6 +156,7 @@ check_eq "$(report idle .statuses)" "[200,200]" \
     "a kept-alive connection silent $((HT + 1)) s between requests is answered again"
 check "the event stream outlived header_timeout" kill -0 "${WR_SSE_PID[stream]}"
 sse_stop stream
+http GET /metrics
 check_eq "$(metric 'waitroom_connection_closes_total{reason="header_timeout"}')" \
     "$N" "waitroom_connection_closes_total counts them as header_timeout"
 
@@ -178,6 +170,7 @@ check_eq "$(report perip '[.connected, .early, .open]')" "[80,30,50]" \
 logged=$(grep -c 'event=conn_refused.*addr=127.0.0.3' "$WR_TMP/waitroomd.log")
 check "... logged at most once a second ($logged lines in 2 s)" \
     test "$logged" -ge 1 -a "$logged" -le 3
+http GET /metrics
 check_eq "$(metric 'waitroom_connection_closes_total{reason="max_conns_per_ip"}')" \
     30 "... and counted as max_conns_per_ip"
 check_visitors 1 "127.0.0.1 is still served"
@@ -194,7 +187,8 @@ loris flood --conns "$N" --mode head --every 2 --duration 30 \
 wait_until "[ -e '$WR_TMP/flood.ready' ]" "$D" ||
     fail "slowloris opens $N connections" "$(cat "$WR_TMP/flood.err")"
 check "the daemon closes the oldest connections without a head to keep its reserve" \
-    wait_until '[ "$(metric "waitroom_connection_closes_total{reason=\"fd_reserve\"}")" -gt 0 ]' "$D"
+    wait_until 'http GET /metrics;
+	[ "$(metric "waitroom_connection_closes_total{reason=\"fd_reserve\"}")" -gt 0 ]' "$D"
 check_visitors 10 "with $N slow connections and 1,024 descriptors, /healthz and joins of 127.0.0.1 are answered"
 kill -TERM "$LORIS_PID" 2>/dev/null
 

@@ -25,10 +25,6 @@ state       = paused
 waiting_ttl = $TTL
 EOF2
 
-admin() {
-	http "$1" "$2" "${3-}" -H "Authorization: Bearer $ADMIN_TOKEN"
-}
-
 start_redis
 rcli CONFIG SET maxmemory-policy noeviction >/dev/null
 start_waitroomd "$WR_TMP/full.conf"
@@ -86,8 +82,7 @@ check "the stream is still open after waiting_ttl + 10 s of a full Redis" \
     test "$(sse_count s '^event: gone$')" = 0
 
 rcli CONFIG SET maxmemory 0 >/dev/null
-check "/readyz is 200 again once Redis has room" \
-    wait_until 'http GET /readyz; [ "$STATUS" = 200 ]' "$D"
+check "/readyz is 200 again once Redis has room" wait_ready "$D"
 http GET "/v1/queues/f/tokens/$poller"
 check_eq "$STATUS" 200 "the polling visitor still holds a place"
 check_json '.position' 2 "... the second place, as before"
@@ -100,6 +95,6 @@ admin POST /v1/admin/queues/f/resume
 check_eq "$STATUS" 200 "the queue resumes"
 check "the streamed visitor enters first" sse_wait s '^event: entered$' 1 $((D + 5))
 check "then the polling one" \
-    wait_until 'http GET "/v1/queues/f/tokens/$poller"; [ "$(json .status)" = active ]' $((D + 5))
+    wait_until '[ "$(status_of f "$poller")" = active ]' $((D + 5))
 sse_stop s
 stop_waitroomd

@@ -34,7 +34,7 @@ check "a Redis with neither AOF nor RDB snapshots is warned about" \
 # A dropped connection to the same Redis: no reset.
 rcli CLIENT KILL TYPE normal >/dev/null
 rcli CLIENT KILL TYPE pubsub >/dev/null
-wait_until "[ \$(grep -c 'event=store_ready role=commands' '$LOG') -ge 2 ]" "$D" ||
+wait_lines "$LOG" 'event=store_ready role=commands' 2 "$D" ||
     fail "the daemon reconnects after its connections were killed"
 wait_ready
 http GET "/v1/queues/r/tokens/$tok"

@@ -25,26 +25,9 @@ waiting_ttl = 600
 redirect    = https://shop.example/line
 EOF2
 
-# ms_between T1 T2: milliseconds from stamp T1 to stamp T2.
-ms_between() {
-	awk -v a="$1" -v b="$2" 'BEGIN { printf "%d\n", (b - a) * 1000 }'
-}
-
 # field N: field N of each line of stdin, tab-separated.
 field() {
 	cut -f "$1"
-}
-
-# data_of NAME EVENT [NTH]: the data of the NTH (default first) EVENT.
-data_of() {
-	sse_events "$1" | awk -F '\t' -v e="$2" -v n="${3:-1}" \
-	    '$3 == e && ++k == n { print $4; exit }'
-}
-
-# stamp_of NAME EVENT [NTH]: when the NTH (default first) EVENT arrived.
-stamp_of() {
-	sse_events "$1" | awk -F '\t' -v e="$2" -v n="${3:-1}" \
-	    '$3 == e && ++k == n { print $1; exit }'
 }
 
 # check_data NAME EVENT DESC [JQ-ARG...] FILTER: jq -e over the data of
@@ -52,7 +35,7 @@ stamp_of() {
 check_data() {
 	local name=$1 ev=$2 desc=$3 d
 	shift 3
-	d=$(data_of "$name" "$ev")
+	d=$(sse_data "$name" "$ev")
 	if [ -n "$d" ] && jq -e "$@" <<<"$d" >/dev/null 2>&1; then
 		pass "$desc"
 	else
@@ -104,7 +87,7 @@ t2=$TOKEN
 t0=$EPOCHREALTIME
 sse_start basic "/v1/queues/hold/tokens/$t2/events"
 sse_wait basic '^data:' 1 5 || fail "the first status arrives within 5 s"
-first=$(stamp_of basic status)
+first=$(sse_stamp basic status)
 if [ -n "$first" ] && [ "$(ms_between "$t0" "$first")" -lt 1000 ]; then
 	pass "the first status arrives at once ($(ms_between "$t0" "$first") ms)"
 else
@@ -123,8 +106,8 @@ check_data basic status \
     .status == "waiting" and .position == 2 and .ahead == 1 and .waiting == 2'
 
 sse_wait basic '^event: status$' 4 8 || fail "four statuses arrive within 8 s"
-s1=$(stamp_of basic status 1) s2=$(stamp_of basic status 2)
-s3=$(stamp_of basic status 3) s4=$(stamp_of basic status 4)
+s1=$(sse_stamp basic status 1) s2=$(sse_stamp basic status 2)
+s3=$(sse_stamp basic status 3) s4=$(sse_stamp basic status 4)
 if [ -n "$s4" ]; then
 	g1=$(ms_between "$s1" "$s2") g2=$(ms_between "$s2" "$s3") g3=$(ms_between "$s3" "$s4")
 	if [ "$g1" -ge 300 ] && [ "$g1" -le 2500 ]; then
@@ -164,7 +147,7 @@ else
 fi
 check_eq "$(sse_events basic | tail -n 1 | field 3)" gone "gone is the last event"
 check_ids basic 1 "ids still grow by one, through gone"
-g=$(stamp_of basic gone)
+g=$(sse_stamp basic gone)
 [ -n "$g" ] && diag "gone arrived $(ms_between "$gone_at" "$g") ms after the DELETE"
 
 alive
@@ -187,11 +170,7 @@ alive
 
 # ---- admitted: entered, and the end --------------------------------------------
 
-timeout 60 redis-cli -p "$REDIS_PORT" subscribe 'wr:{line}:events' 2>&1 |
-    wr_stamp >"$WR_TMP/line.events" &
-WR_EXTRA_PIDS+=($!)
-wait_until '[ "$(rcli pubsub numsub "wr:{line}:events" | tail -n 1)" = 1 ]' 5 ||
-    fail "record the events channel of line"
+subscribe line stamp || fail "record the events channel of line"
 
 lt=()
 for ((i = 0; i < 4; i++)); do
@@ -228,7 +207,7 @@ check_ids enter 1 "ids grow by one from 1 through entered"
 
 # It must reach the client within one second of the promotion.
 pub=$(awk -v t="$last" '$0 ~ t { print $1; exit }' "$WR_TMP/line.events")
-ent=$(stamp_of enter entered)
+ent=$(sse_stamp enter entered)
 if [ -n "$pub" ] && [ -n "$ent" ]; then
 	lag=$(ms_between "$pub" "$ent")
 	if [ "$lag" -le 1000 ]; then
@@ -263,7 +242,7 @@ check_data again entered \
     "an already active token gets entered with the active status" \
     --arg t "$last" '.status == "active" and .token == $t and
     (.active_until | type == "number") and .redirect == "https://shop.example/line"'
-e=$(stamp_of again entered)
+e=$(sse_stamp again entered)
 if [ -n "$e" ] && [ "$(ms_between "$t0" "$e")" -lt 1000 ]; then
 	pass "entered arrives at once ($(ms_between "$t0" "$e") ms)"
 else

@@ -375,14 +375,6 @@ many_lags() {
 		}' "$WR_TMP/$1.out"
 }
 
-# join_many Q N: N joins in order on one connection; tokens to $WR_TMP/Q.joined
-join_many() {
-	local urls=() i
-	for ((i = 0; i < $2; i++)); do urls+=("$WR_BASE/v1/queues/$1/tokens"); done
-	curl -s --max-time $((D * 12)) -X POST -w '\n' "${urls[@]}" |
-	    jq -r '.token // empty' >"$WR_TMP/$1.joined"
-}
-
 # paths_of Q: "I PATH" lines for the joined tokens of Q, I from 0.
 paths_of() {
 	awk -v q="$1" '{ print NR - 1, "/v1/queues/" q "/tokens/" $0 "/events" }' \
@@ -393,11 +385,6 @@ paths_of() {
 # a second to start).
 started() {
 	awk -F '\t' '$1 == "*" && $3 == "start" { print $2; exit }' "$WR_TMP/$1.out"
-}
-
-# ms_since T: milliseconds from stamp T to now.
-ms_since() {
-	awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%d\n", (b - a) * 1000 }'
 }
 
 # status_gap NAME: the longest time in ms between two statuses of a stream
@@ -448,7 +435,7 @@ paths_of big
 
 many_start big "$WR_PORT" "$WR_TMP/big.paths"
 if wait_until "[ \$(many_count big event status) -ge $N ]" $((D * 3)); then
-	pass "$N streams opened at once each get a first status ($(ms_since "$(started big)") ms for all)"
+	pass "$N streams opened at once each get a first status ($(ms_between "$(started big)") ms for all)"
 else
 	fail "$N streams opened at once each get a first status within $((D * 3)) s" \
 	    "$(many_count big event status) got one" "$(tail -n 5 "$WR_TMP/big.err")"
@@ -460,7 +447,7 @@ check_eq "$(many_count big end)" 0 "all $N are open at once, none ended while bi
 rcli hset 'wr:{big}:config' state open >/dev/null
 t0=$EPOCHREALTIME
 if wait_until "[ \$(many_count big end) -ge $N ]" $((D + 10)); then
-	pass "with the gates open (batch 250 a second) all $N streams end ($(ms_since "$t0") ms)"
+	pass "with the gates open (batch 250 a second) all $N streams end ($(ms_between "$t0") ms)"
 else
 	fail "with the gates open (batch 250 a second) all $N streams end within $((D + 10)) s" \
 	    "$(many_count big end) ended, $(many_count big event entered) got entered"
@@ -589,7 +576,7 @@ check_eq "$(awk -F '\t' '$1 >= 10 && $3 == "event" && $5 == "entered"' "$WR_TMP/
     "the 20 behind them get no entered"
 
 check "the daemon's subscriber comes back by itself" \
-    wait_until "[ \$(grep -c 'event=store_ready role=subscriber' '$WR_TMP/waitroomd.log') -gt $subs0 ]" "$D"
+    wait_lines "$WR_TMP/waitroomd.log" 'event=store_ready role=subscriber' $((subs0 + 1)) "$D"
 admit_sub
 check_eq "${ADMIT[3]:-}" 10 "the next 10 are admitted" || diag "$(cat "$WR_TMP/admit.out")"
 wait_until '[[ $(many_lags sub 10 19 "$ADMIT_AT") != missing* ]]' $((PUSH + 1 + D))
@@ -610,7 +597,7 @@ WR_PID=$SLOW_PID
 deadline=$((${slow_t0%.*} + 75))
 closed_re="event=stream_close queue=$SLOWQ token=${slow_tok:0:8} reason=\"slow client\""
 if wait_until "grep -qF '$closed_re' '$SLOWLOG'" $((deadline - ${EPOCHREALTIME%.*} > 1 ? deadline - ${EPOCHREALTIME%.*} : 1)); then
-	pass "the daemon closes the client that does not read as a slow client ($(ms_since "$(started slow)") ms after it connected)"
+	pass "the daemon closes the client that does not read as a slow client ($(ms_between "$(started slow)") ms after it connected)"
 else
 	fail "the daemon closes the client that does not read within 75 s" \
 	    "$(grep -E 'slow|stream_close' "$SLOWLOG" | tail -n 5)"
@@ -631,7 +618,7 @@ check_eq "$(many_count slow http 200)/$(many_count slow event entered)/$(many_co
     "it had been answered 200, and got no entered or gone"
 diag "the slow client got $(awk -F '\t' '$3 == "event"' "$WR_TMP/slow.out" | grep -c .) statuses before the cut"
 
-n=$(sse_count normal '^event: status$')
+n=$(sse_statuses normal)
 check "the reading stream on that daemon goes on: another status within 3 s" \
     sse_wait normal '^event: status$' $((n + 1)) $((3 + VG * 5))
 gap=$(status_gap normal)
@@ -665,7 +652,7 @@ check "with Redis down the stream gets : keepalive comments (3 within $((3 * PUS
     sse_wait down '^: keepalive$' 3 $((3 * PUSH + 4 + VG * 10))
 # A connection silent for 3 x push_interval (9 s) is dropped: only the
 # keepalives keep this one.
-quiet=$(ms_since "$(sse_events down | awk -F '\t' '$3 == "status" { t = $1 } END { print t }')")
+quiet=$(ms_between "$(sse_stamp down status 0)")
 if [ ! -s "$WR_TMP/sse.down.rc" ] && [ "$quiet" -gt 6000 ]; then
 	pass "the stream stays open on keepalives alone ($quiet ms since its last status)"
 else
@@ -673,16 +660,16 @@ else
 	    "$quiet ms since its last status; curl: $(cat "$WR_TMP/sse.down.rc" 2>/dev/null)"
 fi
 check_eq "$(sse_count down '^event: (gone|entered)$')" 0 "it gets no gone or entered meanwhile"
-n=$(sse_count down '^event: status$')
+n=$(sse_statuses down)
 restart_redis
 t0=$EPOCHREALTIME
 if sse_wait down '^event: status$' $((n + 1)) $((PUSH + 3 + VG * 10)); then
-	pass "with Redis back, statuses resume on the same stream ($(ms_since "$t0") ms)"
+	pass "with Redis back, statuses resume on the same stream ($(ms_between "$t0") ms)"
 else
 	fail "with Redis back, statuses resume on the same stream within $((PUSH + 3)) s" \
 	    "$(sse_text down | tail -n 8)"
 fi
-d=$(sse_events down | awk -F '\t' '$3 == "status" { d = $4 } END { print d }')
+d=$(sse_data down status 0)
 if jq -e --arg t "$hold_tok" '.token == $t and .status == "waiting" and .position == 1' \
     <<<"$d" >/dev/null 2>&1; then
 	pass "the place in line is intact: waiting, position 1"

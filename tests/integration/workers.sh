@@ -13,12 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # Deadlines grow under valgrind; the streams outlive most of the file.
-if [ "${WAITROOM_VALGRIND:-0}" = 1 ]; then
-	SLOW=5
-else
-	SLOW=1
-fi
-WR_SSE_TIMEOUT=$((150 * SLOW))
+WR_SSE_TIMEOUT=$((150 * WR_SLOW))
 PUSH=2			# push_interval: first words "retry: 2000", drain's "retry: 1000"
 LOG=$WR_TMP/waitroomd.log
 
@@ -119,7 +114,7 @@ open_streams() {
 		n=$((n + 1))
 		name=$prefix$n
 		sse_start "$name" "/v1/queues/$q/tokens/$t/events"
-		sse_wait "$name" '^event: status$' 1 $((5 * SLOW)) ||
+		sse_wait "$name" '^event: status$' 1 $((5 * WR_SLOW)) ||
 		    fail "stream $name gets its first status" \
 			"$(sse_text "$name" | head -n 5)"
 		HOLDER[$name]=$(holder_of "$name")
@@ -135,21 +130,16 @@ holders() {
 	echo "${out[*]}"
 }
 
-# statuses NAME: how many status events the stream got so far.
-statuses() {
-	sse_count "$1" '^event: status$'
-}
-
 # still_streaming DESC NAME...: each stream is open and gets one more
 # status (within two push intervals).
 still_streaming() {
 	local desc=$1 name bad=() c
 	shift
 	declare -A c0=()
-	for name in "$@"; do c0[$name]=$(statuses "$name"); done
+	for name in "$@"; do c0[$name]=$(sse_statuses "$name"); done
 	for name in "$@"; do
 		c=${c0[$name]}
-		if ! sse_wait "$name" '^event: status$' $((c + 1)) $((2 * PUSH * SLOW + 2)) ||
+		if ! sse_wait "$name" '^event: status$' $((c + 1)) $((2 * PUSH * WR_SLOW + 2)) ||
 		    ! kill -0 "${WR_SSE_PID[$name]}" 2>/dev/null; then
 			bad+=("$name")
 		fi
@@ -159,13 +149,6 @@ still_streaming() {
 	else
 		fail "$desc" "streams not going on: ${bad[*]:-none given}"
 	fi
-}
-
-# stat_of Q FIELD: a counter of the queue's stats hash.
-stat_of() {
-	local v
-	v=$(rcli hget "wr:{$1}:stats" "$2")
-	echo "${v:-0}"
 }
 
 # poll_healthz VICTIM: GET /healthz one request at a time, about every
@@ -183,7 +166,7 @@ poll_healthz() {
 			now_ms >"$WR_TMP/poll.killed"
 		fi
 		code=$(curl -s -o /dev/null -w '%{http_code}' \
-		    --max-time $((2 * SLOW)) "$WR_BASE/healthz" 2>/dev/null)
+		    --max-time $((2 * WR_SLOW)) "$WR_BASE/healthz" 2>/dev/null)
 		echo "$(now_ms) ${code:-000}" >>"$WR_TMP/poll.log"
 		sleep 0.02
 	done
@@ -217,7 +200,7 @@ drain() {
 	check_eq "$READYZ" 200 "$label: before SIGTERM /readyz answers 200"
 	t0=$(now_ms)
 	kill -TERM "$WR_PID"
-	if wait_until 'readyz_now; [ "$READYZ" != 200 ]' $((2 * SLOW)); then
+	if wait_until 'readyz_now; [ "$READYZ" != 200 ]' $((2 * WR_SLOW)); then
 		ms=$(($(now_ms) - t0))
 		if kill -0 "$WR_PID" 2>/dev/null; then
 			pass "$label: while it drains, /readyz answers $READYZ (000: the port is closed) ${ms} ms after SIGTERM"
@@ -226,19 +209,19 @@ drain() {
 			    "the daemon had already exited when /readyz answered $READYZ (${ms} ms)"
 		fi
 	else
-		fail "$label: /readyz stops answering 200 within $((2 * SLOW)) s of SIGTERM" "last: $READYZ"
+		fail "$label: /readyz stops answering 200 within $((2 * WR_SLOW)) s of SIGTERM" "last: $READYZ"
 	fi
 	if wr_wait_exit "$WR_PID" "$WR_STOP_DEADLINE"; then
 		ms=$(($(now_ms) - t0))
-		if [ "$ms" -le $((3000 * SLOW)) ]; then
-			pass "$label: the daemon exits ${ms} ms after SIGTERM (at most $((3 * SLOW)) s)"
+		if [ "$ms" -le $((3000 * WR_SLOW)) ]; then
+			pass "$label: the daemon exits ${ms} ms after SIGTERM (at most $((3 * WR_SLOW)) s)"
 		else
-			fail "$label: the daemon exits within $((3 * SLOW)) s of SIGTERM" "it took ${ms} ms"
+			fail "$label: the daemon exits within $((3 * WR_SLOW)) s of SIGTERM" "it took ${ms} ms"
 		fi
 	fi
 	stop_waitroomd		# reaps it: exit status 0, no sanitizer or valgrind report
 	for name in "$@"; do
-		if ! sse_ended "$name" $((3 * SLOW)); then
+		if ! sse_ended "$name" $((3 * WR_SLOW)); then
 			bad_rc+=("$name:open")
 			sse_stop "$name"
 		elif [ "$SSE_RC" != 0 ]; then
@@ -286,16 +269,8 @@ check_eq "$(ss -tlnpH "( sport = :$WR_PORT )" | grep -o 'pid=[0-9]*' |
 
 # ---- 40 concurrent joins: both workers serve, into one line ---------------------
 
-mkdir -p "$WR_TMP/joins"
-for ((i = 1; i <= 40; i++)); do
-	printf 'url = "%s/v1/queues/hold/tokens"\noutput = "%s/joins/%d.json"\n' \
-	    "$WR_BASE" "$WR_TMP" "$i"
-done >"$WR_TMP/joins.cfg"
-timeout $((WR_HTTP_TIMEOUT + 30)) curl --parallel --parallel-max 40 \
-    --parallel-immediate -s --no-progress-meter -X POST \
-    --max-time "$WR_HTTP_TIMEOUT" -w '%{http_code}\n' -K "$WR_TMP/joins.cfg" \
-    >"$WR_TMP/joins.codes" 2>"$WR_TMP/joins.err"
-check_eq "$(grep -cx 201 "$WR_TMP/joins.codes")" 40 "40 concurrent joins all answer 201"
+WR_MANY_PAR=40 many POST joins 40 /v1/queues/hold/tokens
+check_eq "$(count_codes joins 201)" 40 "40 concurrent joins all answer 201"
 check_eq "$(jq -r .position "$WR_TMP"/joins/*.json | sort -n | paste -sd ' ')" \
     "$(seq 1 40 | paste -sd ' ')" \
     "their positions are exactly 1..40: one line, no gap, no duplicate"
@@ -325,13 +300,7 @@ check "each worker serves streams: $(holders "${HOLD_STREAMS[@]}")" \
 
 # ---- admission: the tick runs in both workers, one batch per interval ------------
 
-# $! is timeout's, so that ending it ends redis-cli at once.
-timeout $((60 * SLOW)) redis-cli -p "$REDIS_PORT" subscribe 'wr:{rate}:events' \
-    > >(wr_stamp >"$WR_TMP/rate.events") 2>&1 &
-SUBSCRIBER=$!
-WR_EXTRA_PIDS+=("$SUBSCRIBER")
-wait_until '[ "$(rcli pubsub numsub "wr:{rate}:events" | tail -n 1)" = 1 ]' 5 ||
-    fail "record the events channel of rate"
+subscribe rate stamp || fail "record the events channel of rate"
 RATE_TOKENS=()
 for ((i = 0; i < 18; i++)); do
 	join rate
@@ -347,8 +316,8 @@ check "the rate streams are spread over both workers: $(holders "${RATE_STREAMS[
 # No admin API yet: open the queue in its Redis configuration, which every
 # tick reads.
 rcli hset 'wr:{rate}:config' state open >/dev/null
-check "all 18 are admitted within $((12 * SLOW)) s" \
-    wait_until '[ "$(stat_of rate admitted)" = 18 ]' $((12 * SLOW))
+check "all 18 are admitted within $((12 * WR_SLOW)) s" \
+    wait_until '[ "$(stat_of rate admitted)" = 18 ]' $((12 * WR_SLOW))
 wait_until '[ "$(awk '\''$2 == "entered" { n += NF - 3 } END { print n + 0 }'\'' "$WR_TMP/rate.events")" -ge 18 ]' 5
 # One message per admission: "STAMP entered EXPIRY TOKEN..."
 sizes=$(awk '$2 == "entered" { print NF - 3 }' "$WR_TMP/rate.events" | paste -sd ' ')
@@ -376,13 +345,13 @@ wait "$SUBSCRIBER" 2>/dev/null
 
 bad=()
 for name in "${RATE_STREAMS[@]}"; do
-	if ! sse_ended "$name" $((3 * SLOW)); then
+	if ! sse_ended "$name" $((3 * WR_SLOW)); then
 		bad+=("$name:open")
 		sse_stop "$name"
 	elif [ "$SSE_RC" != 0 ]; then
 		bad+=("$name:rc=$SSE_RC")
 	elif [ "$(sse_events "$name" | cut -f 3 | sort | uniq -c |
-	    awk '{ print $2 "=" $1 }' | paste -sd ' ')" != "entered=1 status=$(statuses "$name")" ] ||
+	    awk '{ print $2 "=" $1 }' | paste -sd ' ')" != "entered=1 status=$(sse_statuses "$name")" ] ||
 	    [ "$(sse_events "$name" | head -n 1 | cut -f 3)" != status ] ||
 	    [ "$(sse_events "$name" | tail -n 1 | cut -f 3)" != entered ]; then
 		bad+=("$name:$(sse_events "$name" | cut -f 3 | paste -sd ,)")
@@ -409,7 +378,7 @@ vidx=$(sed -n "s/.*event=worker_started worker=\([0-9]*\) pid=$VICTIM\$/\1/p" "$
 poll_healthz "$VICTIM" &
 POLLER=$!
 WR_EXTRA_PIDS+=("$POLLER")
-wait_until '[ -s "$WR_TMP/poll.log" ] && [ "$(grep -c . "$WR_TMP/poll.log")" -ge 5 ]' $((5 * SLOW)) ||
+wait_until '[ -s "$WR_TMP/poll.log" ] && [ "$(grep -c . "$WR_TMP/poll.log")" -ge 5 ]' $((5 * WR_SLOW)) ||
     fail "the /healthz poller runs" "$(cat "$WR_TMP/poll.log" 2>/dev/null)"
 : >"$WR_TMP/poll.kill"
 wait_until '[ -s "$WR_TMP/poll.killed" ]' 10 || bail "SIGKILL worker $VICTIM"
@@ -417,7 +386,7 @@ read -r killed_at <"$WR_TMP/poll.killed"
 
 bad=()
 for name in "${VICTIM_STREAMS[@]}"; do
-	if sse_ended "$name" $((3 * SLOW)); then
+	if sse_ended "$name" $((3 * WR_SLOW)); then
 		bad+=("$name:rc=$SSE_RC")
 	else
 		bad+=("$name:open")
@@ -429,16 +398,16 @@ else
 	fail "the streams of the killed worker end" "${bad[*]}"
 fi
 check "the supervisor logs the death (event=worker_died worker=$vidx pid=$VICTIM signal=9)" \
-    wait_until "grep -q 'event=worker_died worker=$vidx pid=$VICTIM signal=9 ' '$LOG'" $((3 * SLOW))
+    wait_until "grep -q 'event=worker_died worker=$vidx pid=$VICTIM signal=9 ' '$LOG'" $((3 * WR_SLOW))
 NEW=
 # shellcheck disable=SC2034 # now is read by the eval in wait_until
 if wait_until 'read -ra now <<<"$(workers_now)"; [ "${#now[@]}" = 2 ] &&
-    [[ " ${now[*]} " == *" $OTHER "* ]] && [[ " ${now[*]} " != *" $VICTIM "* ]]' $((5 * SLOW)); then
+    [[ " ${now[*]} " == *" $OTHER "* ]] && [[ " ${now[*]} " != *" $VICTIM "* ]]' $((5 * WR_SLOW)); then
 	restart_ms=$(($(now_ms) - killed_at))
 	for w in $(workers_now); do [ "$w" != "$OTHER" ] && NEW=$w; done
 	pass "a new worker $NEW runs ${restart_ms} ms after the kill"
 else
-	fail "a new worker runs within $((5 * SLOW)) s of the kill" "workers now: $(workers_now)" \
+	fail "a new worker runs within $((5 * WR_SLOW)) s of the kill" "workers now: $(workers_now)" \
 	    "$(grep -E 'event=worker_(died|started)' "$LOG")"
 fi
 check "the supervisor logs it (event=worker_started worker=$vidx pid=$NEW)" \
@@ -450,7 +419,7 @@ still_streaming "the streams of the surviving worker $OTHER go on" "${OTHER_STRE
 
 check "the new worker connects to Redis (worker=$vidx event=store_ready, both roles)" \
     wait_until "awk -v p='pid=$NEW' -v tag='worker=$vidx event=store_ready role=' \
-	'index(\$0, p) { on = 1 } on && index(\$0, tag) { n++ } END { exit n < 2 }' '$LOG'" $((5 * SLOW))
+	'index(\$0, p) { on = 1 } on && index(\$0, tag) { n++ } END { exit n < 2 }' '$LOG'" $((5 * WR_SLOW))
 new_ready_at=$(now_ms)
 
 # The new worker serves: streams until it holds one.
@@ -461,9 +430,9 @@ check "the new worker serves streams too: $(holders "${NEW_STREAMS[@]}")" \
     all_workers_hold "${NEW_STREAMS[@]}"
 
 # Polls go on until two more have ended since the new worker was ready.
-wait_until "[ \$(awk -v t=$new_ready_at '\$1 > t' '$WR_TMP/poll.log' | grep -c .) -ge 2 ]" $((5 * SLOW))
+wait_until "[ \$(awk -v t=$new_ready_at '\$1 > t' '$WR_TMP/poll.log' | grep -c .) -ge 2 ]" $((5 * WR_SLOW))
 : >"$WR_TMP/poll.stop"
-wr_wait_exit "$POLLER" $((3 * SLOW)) || kill -TERM "$POLLER" 2>/dev/null
+wr_wait_exit "$POLLER" $((3 * WR_SLOW)) || kill -TERM "$POLLER" 2>/dev/null
 wait "$POLLER" 2>/dev/null
 polls=$(grep -c . "$WR_TMP/poll.log")
 after=$(awk -v t="$killed_at" '$1 > t' "$WR_TMP/poll.log" | grep -c .)
@@ -485,7 +454,7 @@ hups=$(grep -c 'event=reloaded' "$LOG")
 deaths=$(grep -c 'event=worker_died' "$LOG")
 kill -HUP "$SUP"
 check "SIGHUP reloads both workers (two more event=reloaded lines)" \
-    wait_until "[ \$(grep -c 'event=reloaded' '$LOG') -ge $((hups + 2)) ]" $((3 * SLOW))
+    wait_lines "$LOG" event=reloaded $((hups + 2)) $((3 * WR_SLOW))
 LIVE=("${OTHER_STREAMS[@]}" "${NEW_STREAMS[@]}")
 still_streaming "after SIGHUP every open stream goes on" "${LIVE[@]}"
 check "the supervisor survives SIGHUP" kill -0 "$SUP"
@@ -532,7 +501,7 @@ check_eq "$(holders "${SOLO_STREAMS[@]}")" "s1=$WR_PID s2=$WR_PID s3=$WR_PID" \
     "the daemon itself holds the 3 streams"
 kill -HUP "$WR_PID"
 check "SIGHUP reloads the configuration (event=reloaded)" \
-    wait_until "grep -q 'event=reloaded' '$LOG'" $((3 * SLOW))
+    wait_lines "$LOG" event=reloaded 1 $((3 * WR_SLOW))
 still_streaming "after SIGHUP the single process and its streams go on" "${SOLO_STREAMS[@]}"
 drain "single process" "${SOLO_STREAMS[@]}"
 check_eq "$(sed -n 's/.* event=drain streams=\([0-9]*\)$/\1/p' "$LOG")" 3 \
