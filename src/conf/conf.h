@@ -125,6 +125,14 @@ void conf_queue_fields(const struct queue_conf *q,
     void (*fn)(const char *key, const char *value, void *arg), void *arg);
 
 /*
+ * The cap a queue's mode takes for its key when that is 0 (unset): batch
+ * in rate mode, max_active in capacity mode. fn hears each, as the
+ * scripts apply them (mode, key and value as the file writes them).
+ */
+void conf_mode_caps(void (*fn)(const char *mode, const char *key,
+    const char *value, void *arg), void *arg);
+
+/*
  * Split a valid listen or redis address: "host:port", "[v6]:port" (host
  * without the brackets) or "unix:/path" (host is the path, *port is -1).
  * host needs CONF_ADDR_MAX bytes. -1 when addr is malformed.

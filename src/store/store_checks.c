@@ -26,6 +26,36 @@ store_become_ready(struct store *s)
 		s->ready_cb(first, s->ready_arg);
 }
 
+/* Every reply of a subscriber connection: the confirmation, then messages. */
+static void
+store_on_pmessage(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct store *s = priv;
+	redisReply *r = reply;
+
+	if (r == NULL || r->type != REDIS_REPLY_ARRAY || r->elements < 3 ||
+	    r->element[0]->type != REDIS_REPLY_STRING)
+		return;
+	if (strcmp(r->element[0]->str, "psubscribe") == 0) {
+		store_become_ready(s);
+		return;
+	}
+	if (strcmp(r->element[0]->str, "pmessage") != 0 || r->elements != 4 ||
+	    r->element[2]->type != REDIS_REPLY_STRING ||
+	    r->element[3]->type != REDIS_REPLY_STRING)
+		return;
+	s->msg_cb(r->element[2]->str, r->element[3]->str, r->element[3]->len,
+	    s->msg_arg);
+}
+
+void
+store_subscribe(struct store *s)
+{
+	if (redisAsyncCommand(s->ac, store_on_pmessage, s, "PSUBSCRIBE %s",
+	    s->pattern) != REDIS_OK)
+		log_error("event=psubscribe_failed pattern=%s", s->pattern);
+}
+
 struct script_load {
 	struct store *s;
 	int id;
@@ -42,7 +72,7 @@ store_loaded(const struct store_result *res, void *arg)
 	if (res->status != STORE_OK || res->reply->type != REDIS_REPLY_STRING ||
 	    res->reply->len != 40) {
 		log_error("event=script_load_failed script=%s error=\"%s\"",
-		    lua_scripts[id].name, res->error ? res->error : "bad reply");
+		    script_info(id)->name, res->error ? res->error : "bad reply");
 		return;
 	}
 	memcpy(s->sha[id], res->reply->str, 40);
@@ -56,7 +86,7 @@ store_load_scripts(struct store *s)
 {
 	s->loading = LUA_NSCRIPTS;
 	for (int i = 0; i < LUA_NSCRIPTS; i++) {
-		const char *argv[] = { "SCRIPT", "LOAD", lua_scripts[i].body };
+		const char *argv[] = { "SCRIPT", "LOAD", lua_script_body[i] };
 		struct script_load *l = malloc(sizeof *l);
 
 		if (l == NULL)

@@ -1,30 +1,33 @@
 -- admin_kick.lua: remove one token, waiting or active, and tell its
--- streams on the events channel ("gone removed <token>").
--- KEYS: see lib.lua; KEYS[8] the token's revoked key (keys.c)
--- ARGV[1] token
--- ARGV[2] events channel
--- ARGV[3] leeway in ms
+-- streams on the events channel (event_gone: "gone removed <token>").
 -- A removed session's entry pass is revoked, as leave.lua does.
--- Reply: { 'removed', 'waiting' | 'active' }; or { 'no_queue' } / { 'gone' }
-local c = load_conf(KEYS[1])
+-- KEYS: the queue's seven (lib.lua), then
+--   revoked      the token's revoked key (keys.c)
+-- ARGV:
+--   token
+--   channel      the events channel
+--   leeway_ms    the leeway checkers allow a pass, in ms
+-- Reply: { result, was }: { 'removed', 'waiting' | 'active' }; or
+-- { 'no_queue' } / { 'gone' }
+local c = load_conf(K.config)
 if not c then
   return { 'no_queue' }
 end
-local token, was = ARGV[1], nil
-if redis.call('ZREM', KEYS[3], token) == 1 then
-  redis.call('ZREM', KEYS[5], token)
+local token, was = A.token, nil
+if redis.call('ZREM', K.waiting, token) == 1 then
+  redis.call('ZREM', K.seen, token)
   was = 'waiting'
-elseif redis.call('ZSCORE', KEYS[4], token) then
-  local ttl = tonumber(redis.call('ZSCORE', KEYS[4], token)) - now_ms() +
-    (tonumber(ARGV[3]) or 0)
-  redis.call('ZREM', KEYS[4], token)
+elseif redis.call('ZSCORE', K.active, token) then
+  local ttl = tonumber(redis.call('ZSCORE', K.active, token)) - now_ms() +
+    (tonumber(A.leeway_ms) or 0)
+  redis.call('ZREM', K.active, token)
   if ttl > 0 then
-    redis.call('SET', KEYS[8], '1', 'PX', ttl)
+    redis.call('SET', K.revoked, '1', 'PX', ttl)
   end
   was = 'active'
 else
   return { 'gone' }
 end
-redis.call('HINCRBY', KEYS[6], 'removed', 1)
-redis.call('PUBLISH', ARGV[2], 'gone removed ' .. token)
+redis.call('HINCRBY', K.stats, 'removed', 1)
+redis.call('PUBLISH', A.channel, event_gone('removed', { token }))
 return { 'removed', was }
