@@ -1,8 +1,8 @@
 /*
  * qstore_call.h: what the files of the queue store share (qstore.c: the
- * visitors' and the ticks' scripts; qstore_admin.c: the admin API's and
- * the start's; qstore_draw.c: the draw's). Not for callers of the store:
- * they use qstore.h.
+ * visitors' and the ticks' scripts; qstore_join.c: the joins';
+ * qstore_admin.c: the admin API's and the start's; qstore_draw.c: the
+ * draw's). Not for callers of the store: they use qstore.h.
  *
  * A call is two things: a struct script_call (script.h), its keys and
  * arguments by slot, which the store copies when sending; and a struct
