@@ -16,6 +16,7 @@
 
 #define SCRIPT_SLOTS_MAX 32	/* in one script's KEYS and ARGV */
 
+/* Each script's slots, in the table's order. */
 #define ONE(n, k) { #n, k, 0, 0, 0, 0 }
 #define SCRIPT(ID, name) static const struct script_slot ID##_slot[] = {
 #define KEY(ID, SLOT, name) ONE(name, 1),
@@ -27,6 +28,7 @@
 #define END_SCRIPT(ID) };
 #include "scripts.def"
 
+/* Each script's shapes of replies, ended by -1. */
 #define SCRIPT(ID, name) static const int ID##_replies[] = {
 #define REPLY(ID, S) SHAPE_##S,
 #define END_SCRIPT(ID) -1 };
@@ -38,6 +40,7 @@ static const struct script_info scripts[LUA_NSCRIPTS] = {
 #include "scripts.def"
 };
 
+/* Each shape's field names; and 1 when its last is every element left. */
 #define SHAPE(S) static const char *const S##_field[] = {
 #define FIELD(S, F, name) #name,
 #define FIELDS(S, F, name) #name,

@@ -159,9 +159,9 @@ local function line_speed(c)
   return st[1] or '0'
 end
 
--- The reply every status-like script shares (read by qstore_reply.c,
--- whose enum facts_field names each field; check_qstore_reply counts the
--- fields of the table returned here against it):
+-- The reply every status-like script shares (scripts.def's FACTS, read
+-- by qstore_reply.c; check_qstore_reply counts the fields of the table
+-- returned here against it):
 -- { result, token, status, n, waiting, now_ms, last_tick_ms, rate,
 --   mode, state, batch, interval, max_active, active_ttl, redirect,
 --   opens_at, prequeue_from, entrants }
