@@ -5,9 +5,10 @@
 
 static const struct {
 	const char *word, *arg;
-	int tokens;
+	int tokens, lua;
 } kinds[EVENT_KINDS] = {
-#define EVENT(ID, word, arg, tokens) [EVENT_##ID] = { #word, #arg, tokens },
+#define EVENT(ID, word, arg, tokens, lua) \
+	[EVENT_##ID] = { #word, #arg, tokens, lua },
 #include "events.def"
 #undef EVENT
 };
@@ -28,6 +29,12 @@ int
 event_has_tokens(enum event_kind kind)
 {
 	return (unsigned)kind < EVENT_KINDS && kinds[kind].tokens;
+}
+
+int
+event_by_lua(enum event_kind kind)
+{
+	return (unsigned)kind < EVENT_KINDS && kinds[kind].lua;
 }
 
 /* The part at *p up to the next space or end, and *p past that space. */

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 enum event_kind {
-#define EVENT(ID, word, arg, tokens) EVENT_##ID,
+#define EVENT(ID, word, arg, tokens, lua) EVENT_##ID,
 #include "events.def"
 #undef EVENT
 	EVENT_KINDS
@@ -23,10 +23,12 @@ struct event {
 	const char *next, *end;		/* the tokens left, in the message */
 };
 
-/* The word of kind, the name of its arg ("" for none), its tokens. */
+/* The word of kind, the name of its arg ("" for none), its tokens, and
+ * whether the Lua scripts publish it. */
 const char *event_word(enum event_kind kind);
 const char *event_arg_name(enum event_kind kind);
 int event_has_tokens(enum event_kind kind);
+int event_by_lua(enum event_kind kind);
 
 /*
  * msg (len bytes, borrowed until the tokens are read) into e; -1 when it

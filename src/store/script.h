@@ -45,7 +45,7 @@ enum script_shape_id {
 
 /* A slot of a script's KEYS or ARGV, as the table gives it. */
 struct script_slot {
-	const char *name;	/* K.name or A.name in Lua */
+	const char *name;	/* K_name or A_name in Lua */
 	int key;		/* 1: in KEYS, 0: in ARGV */
 	int run;		/* 1: any number of values, 0: one */
 	int count;		/* a run's: the slot counting it; -1: the rest */

@@ -4,8 +4,10 @@
  * names its KEYS and ARGV as the table does, in order, and the fields of
  * the replies the table gives it; its code reads KEYS and ARGV only by
  * those names; it publishes only through events.def's formatters; the
- * defaults its prelude gives are conf.c's, and none is typed into a .lua
- * file again; the scripts the build loads are prelude, lib.lua and script.
+ * defaults written into it are conf.c's, and none is typed into a .lua
+ * file again; the scripts the build loads are the prelude, then lib.lua
+ * and the script with their names written in, each where the table puts
+ * it.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -225,7 +227,7 @@ slot_named(const struct script_info *s, int key, const char *name)
 	return 0;
 }
 
-/* Every K.name and A.name in code is a slot of s; KEYS and ARGV unused. */
+/* Every K_name and A_name in code is a slot of s; KEYS and ARGV unused. */
 static void
 names_known(const char *file, const char *code, const struct script_info *s)
 {
@@ -238,11 +240,11 @@ names_known(const char *file, const char *code, const struct script_info *s)
 		ck_assert_msg(strncmp(p, "KEYS", 4) != 0 &&
 		    strncmp(p, "ARGV", 4) != 0, "%s reads KEYS or ARGV by "
 		    "position: name them in scripts.def", file);
-		if ((*p != 'K' && *p != 'A') || p[1] != '.')
+		if ((*p != 'K' && *p != 'A') || p[1] != '_')
 			continue;
 		n = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz_0123456789");
 		snprintf(name, sizeof name, "%.*s", (int)n, p + 2);
-		ck_assert_msg(slot_named(s, *p == 'K', name), "%s reads %c.%s, "
+		ck_assert_msg(slot_named(s, *p == 'K', name), "%s reads %c_%s, "
 		    "which scripts.def does not name", file, *p, name);
 	}
 }
@@ -352,6 +354,20 @@ prelude(int id)
 	return buf;
 }
 
+/* text as script id runs it (free it). */
+static char *
+written(int id, const char *text)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert(f != NULL);
+	ck_assert_int_eq(script_lua_text(f, id, text), 0);
+	fclose(f);
+	return buf;
+}
+
 struct pairs {
 	int n;
 	char key[NAMES_MAX][2 * NAME_MAX_LEN], value[NAMES_MAX][NAME_MAX_LEN];
@@ -375,31 +391,21 @@ cap_add(const char *mode, const char *key, const char *value, void *arg)
 	pair_add(k, value, arg);
 }
 
-/* The "name = 'value'," lines of the Lua table named table in text. */
+/* The prelude's mode_cap: "if mode == 'mode' then return 'field',
+ * 'value' end" lines. */
 static void
-lua_table(const char *text, const char *table, struct pairs *p)
+lua_caps(const char *text, struct pairs *caps)
 {
-	char start[64], line[256];
-	const char *at;
+	char line[256];
 
-	snprintf(start, sizeof start, "local %s = {\n", table);
-	at = strstr(text, start);
-	ck_assert_msg(at != NULL, "the prelude has no %s", table);
-	p->n = 0;
-	for (at += strlen(start); *at && *at != '}';) {
+	caps->n = 0;
+	for (const char *at = text; *at;) {
 		char k[NAME_MAX_LEN], v[NAME_MAX_LEN], f[NAME_MAX_LEN];
 
 		at = line_of(at, line, sizeof line);
-		if (sscanf(line, " %39[a-z_] = { '%39[a-z_]', '%39[^']' },", k,
-		    f, v) == 3) {
-			char kf[2 * NAME_MAX_LEN];
-
-			snprintf(kf, sizeof kf, "%s.%s", k, f);
-			pair_add(kf, v, p);
-		} else if (sscanf(line, " %39[a-z_] = '%39[^']',", k, v) == 2)
-			pair_add(k, v, p);
-		else
-			ck_abort_msg("%s: cannot read '%s'", table, line);
+		if (sscanf(line, " if mode == '%39[a-z]' then return "
+		    "'%39[a-z_]', '%39[^']' end", k, f, v) == 3)
+			cap_add(k, f, v, caps);
 	}
 }
 
@@ -419,21 +425,31 @@ pairs_equal(const struct pairs *want, const struct pairs *have,
 
 START_TEST(test_defaults_are_conf_keys)
 {
-	struct pairs want, have;
+	struct pairs want, caps;
 	struct queue_conf q;
-	char *text = prelude(LUA_TICK);
 
 	want.n = 0;
 	conf_queue_init(&q, "q");
 	conf_queue_fields(&q, pair_add, &want);
 	conf_queue_free(&q);
-	lua_table(text, "DEFAULT", &have);
-	pairs_equal(&want, &have, "DEFAULT");
-	want.n = 0;
-	conf_mode_caps(cap_add, &want);
-	lua_table(text, "MODE_CAP", &have);
-	pairs_equal(&want, &have, "MODE_CAP");
-	free(text);
+	for (int id = 0; id < LUA_NSCRIPTS; id++) {
+		char *text = prelude(id), name[64], quoted[64], *w;
+		struct pairs cap_want = { 0 };
+
+		for (int i = 0; i < want.n; i++) {
+			snprintf(name, sizeof name, "DEFAULT_%s", want.key[i]);
+			snprintf(quoted, sizeof quoted, "'%s'", want.value[i]);
+			w = written(id, name);
+			ck_assert_msg(strcmp(w, quoted) == 0, "%s.lua's %s is "
+			    "%s, conf.c's %s", script_info(id)->name, name, w,
+			    quoted);
+			free(w);
+		}
+		conf_mode_caps(cap_add, &cap_want);
+		lua_caps(text, &caps);
+		pairs_equal(&cap_want, &caps, "mode_cap");
+		free(text);
+	}
 }
 END_TEST
 
@@ -462,7 +478,25 @@ no_typed_default(const char *file, const char *code, const struct pairs *d)
 			snprintf(v, sizeof v, "%.*s", (int)strspn(q,
 			    "0123456789"), q);
 		ck_assert_msg(!is_default(v, d), "%s types a default (or %s): "
-		    "take it from DEFAULT or MODE_CAP", file, v);
+		    "take it from DEFAULT_<field> or mode_cap", file, v);
+	}
+}
+
+/* Every DEFAULT_field of code is a field of conf.c's defaults. */
+static void
+defaults_known(const char *file, const char *code, const struct pairs *d)
+{
+	for (const char *p = strstr(code, "DEFAULT_"); p;
+	    p = strstr(p + 1, "DEFAULT_")) {
+		size_t n = strspn(p + 8, "abcdefghijklmnopqrstuvwxyz_");
+		int i;
+
+		for (i = 0; i < d->n; i++)
+			if (strlen(d->key[i]) == n &&
+			    strncmp(d->key[i], p + 8, n) == 0)
+				break;
+		ck_assert_msg(i < d->n, "%s reads DEFAULT_%.*s: conf.c has no "
+		    "such default", file, (int)n, p + 8);
 	}
 }
 
@@ -477,6 +511,7 @@ START_TEST(test_no_default_typed_in_lua)
 	conf_queue_free(&q);
 	conf_mode_caps(cap_add, &d);
 	no_typed_default("lib.lua", code, &d);
+	defaults_known("lib.lua", code, &d);
 	free(code);
 	free(lib);
 	for (int id = 0; id < LUA_NSCRIPTS; id++) {
@@ -484,13 +519,18 @@ START_TEST(test_no_default_typed_in_lua)
 
 		code = code_of(text);
 		no_typed_default(script_info(id)->name, code, &d);
+		defaults_known(script_info(id)->name, code, &d);
 		free(code);
 		free(text);
 	}
 }
 END_TEST
 
-/* What the build loads into Redis is the prelude, lib.lua, the script. */
+/*
+ * What the build loads into Redis is the prelude, then lib.lua and the
+ * script with their names written in; and each name written in is the
+ * table's place of that key or argument.
+ */
 START_TEST(test_loaded_scripts_whole)
 {
 	char *lib = slurp(LUA_DIR "/lib.lua");
@@ -498,19 +538,41 @@ START_TEST(test_loaded_scripts_whole)
 	for (int id = 0; id < LUA_NSCRIPTS; id++) {
 		const char *name = script_info(id)->name;
 		char path[512], *pre = prelude(id), *text = script_text(name);
+		char *wl = written(id, lib), *wt = written(id, text);
 		char *loaded, *want;
 
 		snprintf(path, sizeof path, "%s/%s.lua", LOADED_DIR, name);
 		loaded = slurp(path);
-		ck_assert(asprintf(&want, "%s%s%s", pre, lib, text) > 0);
+		ck_assert(asprintf(&want, "%s%s%s", pre, wl, wt) > 0);
 		ck_assert_msg(strcmp(loaded, want) == 0, "%s is not %s.lua's "
 		    "prelude, lib.lua and %s.lua: rebuild", path, name, name);
 		free(want);
 		free(loaded);
+		free(wt);
+		free(wl);
 		free(text);
 		free(pre);
 	}
 	free(lib);
+}
+END_TEST
+
+/* Each key and argument, by its name, is where the table puts it. */
+START_TEST(test_names_written_in)
+{
+	char *w;
+
+	w = written(LUA_JOIN, "K_config K_tick A_user_ttl A_held_closes_at "
+	    "A_tokens K_users XK_seq 'A_nusers' -- K_seq\nK_seq");
+	ck_assert_str_eq(w, "KEYS[1] KEYS[7] ARGV[1] ARGV[6] A_tokens K_users "
+	    "XK_seq 'A_nusers' -- K_seq\nKEYS[2]");
+	free(w);
+	w = written(LUA_LEAVE, "K_revoked, A_leeway_ms..A_token");
+	ck_assert_str_eq(w, "KEYS[8], ARGV[3]..ARGV[1]");
+	free(w);
+	w = written(LUA_TICK, "(DEFAULT_waiting_ttl or x)");
+	ck_assert_str_eq(w, "('120' or x)");
+	free(w);
 }
 END_TEST
 
@@ -529,6 +591,7 @@ main(void)
 	tcase_add_test(tc, test_defaults_are_conf_keys);
 	tcase_add_test(tc, test_no_default_typed_in_lua);
 	tcase_add_test(tc, test_loaded_scripts_whole);
+	tcase_add_test(tc, test_names_written_in);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

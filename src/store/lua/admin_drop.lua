@@ -1,7 +1,7 @@
 -- admin_drop.lua: drop a queue and every token in it. UNLINK frees a long
 -- line in the background instead of blocking Redis. User keys are left to
 -- their TTL: join ignores a user key whose token is gone.
--- The drop is written down in K.dropped, the time in ms, so GET /v1/check
+-- The drop is written down in K_dropped, the time in ms, so GET /v1/check
 -- refuses every pass the queue issued before (a queue created again under
 -- the same name issues later ones). It lives until the last session's
 -- pass expires plus the leeway checkers allow, and never shortens the
@@ -19,17 +19,17 @@
 --   channel      the events channel
 --   leeway_ms    the leeway checkers allow a pass, in ms
 -- Reply: { result }: { 'dropped' } or { 'no_queue' }
-if redis.call('EXISTS', K.config) == 0 then
+if redis.call('EXISTS', K_config) == 0 then
   return { 'no_queue' }
 end
 local now = now_ms()
-local last = redis.call('ZRANGE', K.active, -1, -1, 'WITHSCORES')
+local last = redis.call('ZRANGE', K_active, -1, -1, 'WITHSCORES')
 local ttl = math.max((tonumber(last[2]) or now) - now, 0) +
-  (tonumber(A.leeway_ms) or 0)
-ttl = math.max(ttl, redis.call('PTTL', K.dropped), 1)
-redis.call('SET', K.dropped, ms_text(now), 'PX', ms_text(ttl))
-redis.call('UNLINK', K.config, K.seq, K.waiting, K.active, K.seen, K.stats,
-  K.tick, K.draw, K.sorted, K.order, K.lock)
-redis.call('SREM', K.registry, A.queue)
-redis.call('PUBLISH', A.channel, event_dropped())
+  (tonumber(A_leeway_ms) or 0)
+ttl = math.max(ttl, redis.call('PTTL', K_dropped), 1)
+redis.call('SET', K_dropped, ms_text(now), 'PX', ms_text(ttl))
+redis.call('UNLINK', K_config, K_seq, K_waiting, K_active, K_seen, K_stats,
+  K_tick, K_draw, K_sorted, K_order, K_lock)
+redis.call('SREM', K_registry, A_queue)
+redis.call('PUBLISH', A_channel, event_dropped())
 return { 'dropped' }

@@ -9,25 +9,25 @@
 --   leeway_ms    the leeway checkers allow a pass, in ms
 -- Reply: { result, was }: { 'removed', 'waiting' | 'active' }; or
 -- { 'no_queue' } / { 'gone' }
-local c = load_conf(K.config)
+local c = load_conf(K_config)
 if not c then
   return { 'no_queue' }
 end
-local token, was = A.token, nil
-if redis.call('ZREM', K.waiting, token) == 1 then
-  redis.call('ZREM', K.seen, token)
+local token, was = A_token, nil
+if redis.call('ZREM', K_waiting, token) == 1 then
+  redis.call('ZREM', K_seen, token)
   was = 'waiting'
-elseif redis.call('ZSCORE', K.active, token) then
-  local ttl = tonumber(redis.call('ZSCORE', K.active, token)) - now_ms() +
-    (tonumber(A.leeway_ms) or 0)
-  redis.call('ZREM', K.active, token)
+elseif redis.call('ZSCORE', K_active, token) then
+  local ttl = tonumber(redis.call('ZSCORE', K_active, token)) - now_ms() +
+    (tonumber(A_leeway_ms) or 0)
+  redis.call('ZREM', K_active, token)
   if ttl > 0 then
-    redis.call('SET', K.revoked, '1', 'PX', ttl)
+    redis.call('SET', K_revoked, '1', 'PX', ttl)
   end
   was = 'active'
 else
   return { 'gone' }
 end
-redis.call('HINCRBY', K.stats, 'removed', 1)
-redis.call('PUBLISH', A.channel, event_gone('removed', { token }))
+redis.call('HINCRBY', K_stats, 'removed', 1)
+redis.call('PUBLISH', A_channel, event_gone('removed', { token }))
 return { 'removed', was }

@@ -8,7 +8,7 @@
 -- Reply: { result, tokens }: { 'ok', { token, ... } (admitted, in order) },
 -- { 'no_queue' }, or { 'draw_pending' } before the opening or while it is
 -- drawn
-local c = load_conf(K.config)
+local c = load_conf(K_config)
 if not c then
   return { 'no_queue' }
 end
@@ -16,5 +16,5 @@ local now = now_ms()
 if draw_holds(c, now) then
   return { 'draw_pending' }
 end
-local n, tokens = admit(tonumber(A.count), now, c, A.channel)
+local n, tokens = admit(tonumber(A_count), now, c, A_channel)
 return { 'ok', tokens }

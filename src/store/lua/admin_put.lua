@@ -14,19 +14,19 @@
 -- The hash's 'ver' moves (lib.lua's conf_version).
 -- Reply: { result, config }: { 'created' | 'updated', { field, value, ... }
 -- (the hash after) } or { 'draw_done' } (opens_at given after the draw)
-for i = 1, #A.pairs, 2 do
-  if A.pairs[i] == 'opens_at' and
-      redis.call('HGET', K.draw, 'state') == 'drawn' then
+for i = 1, #A_pairs, 2 do
+  if A_pairs[i] == 'opens_at' and
+      redis.call('HGET', K_draw, 'state') == 'drawn' then
     return { 'draw_done' }
   end
 end
 local result = 'updated'
-local ver = conf_version(K.config)
-if redis.call('EXISTS', K.config) == 0 then
+local ver = conf_version(K_config)
+if redis.call('EXISTS', K_config) == 0 then
   result = 'created'
-  redis.call('HSET', K.config, 'ver', ver, unpack(A.fields))
-elseif #A.pairs > 0 then
-  redis.call('HSET', K.config, 'ver', ver, unpack(A.pairs))
+  redis.call('HSET', K_config, 'ver', ver, unpack(A_fields))
+elseif #A_pairs > 0 then
+  redis.call('HSET', K_config, 'ver', ver, unpack(A_pairs))
 end
-redis.call('SADD', K.registry, A.queue)
-return { result, redis.call('HGETALL', K.config) }
+redis.call('SADD', K_registry, A_queue)
+return { result, redis.call('HGETALL', K_config) }

@@ -2,7 +2,7 @@
 -- queues, for the admin API and /metrics.
 -- KEYS:
 --   queues...    the queue's seven keys (lib.lua), of one queue after
---                another: K.queues[i].config...
+--                another: K_queues[i].config...
 -- ARGV: none
 -- Reply: one entry per queue, in order: {} when there is no such queue,
 -- else { config, waiting, active, totals, last_minute, prequeue, draw_ms }:
@@ -14,7 +14,7 @@ local TOTALS = { 'joined', 'admitted', 'expired', 'left', 'abandoned',
   'removed' }
 local now = now_ms()
 local out = {}
-for i, q in ipairs(K.queues) do
+for i, q in ipairs(K_queues) do
   local config = redis.call('HGETALL', q.config)
   if #config == 0 then
     out[i] = {}

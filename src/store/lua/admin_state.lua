@@ -8,14 +8,14 @@
 -- A state set moves the hash's 'ver' (lib.lua's conf_version).
 -- Reply: { result, before, after }: { 'ok', state before, state after } or
 -- { 'no_queue' }
-local before = redis.call('HGET', K.config, 'state')
+local before = redis.call('HGET', K_config, 'state')
 if not before then
   return { 'no_queue' }
 end
 local after = before
-if A.from == '' or A.from == before then
-  after = A.to
-  redis.call('HSET', K.config, 'state', after, 'ver',
-    conf_version(K.config))
+if A_from == '' or A_from == before then
+  after = A_to
+  redis.call('HSET', K_config, 'state', after, 'ver',
+    conf_version(K_config))
 end
 return { 'ok', before, after }

@@ -16,19 +16,19 @@
 --   fields...    field, value, field, value...
 -- A write moves the hash's 'ver' (lib.lua's conf_version).
 -- Reply: 1 when written, 0 when left as it was
-local sha = redis.sha1hex(table.concat(A.fields, '\n'))
-redis.call('SADD', K.registry, A.queue)
-if redis.call('EXISTS', K.config) == 1 and (A.how == 'missing' or
-    redis.call('HGET', K.config, 'file_sha') == sha) then
+local sha = redis.sha1hex(table.concat(A_fields, '\n'))
+redis.call('SADD', K_registry, A_queue)
+if redis.call('EXISTS', K_config) == 1 and (A_how == 'missing' or
+    redis.call('HGET', K_config, 'file_sha') == sha) then
   return 0
 end
-local opened = redis.call('HGET', K.draw, 'state') == 'drawn' and
-  redis.call('HGET', K.config, 'opens_at')
-local ver = conf_version(K.config)
-redis.call('DEL', K.config)
-redis.call('HSET', K.config, unpack(A.fields))
+local opened = redis.call('HGET', K_draw, 'state') == 'drawn' and
+  redis.call('HGET', K_config, 'opens_at')
+local ver = conf_version(K_config)
+redis.call('DEL', K_config)
+redis.call('HSET', K_config, unpack(A_fields))
 if opened then
-  redis.call('HSET', K.config, 'opens_at', opened)
+  redis.call('HSET', K_config, 'opens_at', opened)
 end
-redis.call('HSET', K.config, 'file_sha', sha, 'ver', ver)
+redis.call('HSET', K_config, 'file_sha', sha, 'ver', ver)
 return 1

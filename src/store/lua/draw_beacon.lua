@@ -8,11 +8,11 @@
 -- Reply: { 'ok' }, { 'not_due' } (before the opening, or no beacon_round
 -- announced, or another beacon already taken), { 'draw_done' },
 -- { 'none' } (no schedule) or { 'no_queue' }
-local c = load_conf(K.config)
+local c = load_conf(K_config)
 if not c then
   return { 'no_queue' }
 end
-local d = redis.call('HMGET', K.draw, 'seed', 'state', 'beacon')
+local d = redis.call('HMGET', K_draw, 'seed', 'state', 'beacon')
 if c.opens_at == 0 or not d[1] then
   return { 'none' }
 end
@@ -20,8 +20,8 @@ if d[2] == 'drawn' then
   return { 'draw_done' }
 end
 if c.beacon_round == '' or now_ms() < c.opens_at or
-    (d[3] and d[3] ~= A.beacon) then
+    (d[3] and d[3] ~= A_beacon) then
   return { 'not_due' }
 end
-redis.call('HSET', K.draw, 'beacon', A.beacon)
+redis.call('HSET', K_draw, 'beacon', A_beacon)
 return { 'ok' }

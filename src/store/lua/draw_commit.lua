@@ -8,14 +8,14 @@
 --   commit       its commitment, hex(SHA-256(seed))
 -- Reply: { 'ok', commit } (the commitment in force) or { 'none' } (no
 -- schedule) or { 'no_queue' }
-local c = load_conf(K.config)
+local c = load_conf(K_config)
 if not c then
   return { 'no_queue' }
 end
 if c.opens_at == 0 then
   return { 'none' }
 end
-if redis.call('HSETNX', K.draw, 'seed', A.seed) == 1 then
-  redis.call('HSET', K.draw, 'commit', A.commit)
+if redis.call('HSETNX', K_draw, 'seed', A_seed) == 1 then
+  redis.call('HSET', K_draw, 'commit', A_commit)
 end
-return { 'ok', redis.call('HGET', K.draw, 'commit') }
+return { 'ok', redis.call('HGET', K_draw, 'commit') }

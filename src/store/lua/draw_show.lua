@@ -8,11 +8,11 @@
 -- Reply: { 'ok', state, commit, opens_at, entrants, beacon_round, seed,
 -- beacon, drawn_at, order_sha256, ms } (seed '' until drawn; entrants: so
 -- far until drawn), { 'none' } (no schedule) or { 'no_queue' }
-local c = load_conf(K.config)
+local c = load_conf(K_config)
 if not c then
   return { 'no_queue' }
 end
-local d = redis.call('HMGET', K.draw, 'commit', 'state', 'seed', 'beacon',
+local d = redis.call('HMGET', K_draw, 'commit', 'state', 'seed', 'beacon',
   'entrants', 'drawn_at', 'order_sha256', 'ms')
 if not d[1] then
   return { 'none' }

@@ -5,10 +5,10 @@
 -- small enough that no call holds Redis for long. Every step is written
 -- down in the draw's hash, so whichever instance holds the lock next
 -- goes on from there; a draw once 'drawn' is never redone.
--- Phases (the hash's 'phase'): hash (members into K.sorted, after the
--- score 'cursor'), walk (K.sorted in order: each entrant still undrawn
--- gets the next place and its ticket a line of K.order), sum (the
--- daemon reads K.order piece by piece and hashes it), then 'drawn'.
+-- Phases (the hash's 'phase'): hash (members into K_sorted, after the
+-- score 'cursor'), walk (K_sorted in order: each entrant still undrawn
+-- gets the next place and its ticket a line of K_order), sum (the
+-- daemon reads K_order piece by piece and hashes it), then 'drawn'.
 -- KEYS: the queue's seven (lib.lua), then
 --   draw         the draw's hash
 --   sorted       the draw's sorted set (score 0, member hmac (64 hex) ..
@@ -35,74 +35,74 @@
 -- already), { kind, text } as { 'bytes', text } (a piece of the order; ''
 -- past the end), { kind, entrants, started_ms, now_ms } as { 'drawn',
 -- entrants, started_ms, now_ms }
-local c = load_conf(K.config)
-local d = redis.call('HMGET', K.draw, 'seed', 'state', 'beacon', 'phase')
+local c = load_conf(K_config)
+local d = redis.call('HMGET', K_draw, 'seed', 'state', 'beacon', 'phase')
 local now = now_ms()
 if not c or c.opens_at == 0 or not d[1] or d[2] == 'drawn' or
     now < c.opens_at or (c.beacon_round ~= '' and not d[3]) then
   return { 'idle' }
 end
-local owner = redis.call('GET', K.lock)
-if owner and owner ~= A.owner then
+local owner = redis.call('GET', K_lock)
+if owner and owner ~= A_owner then
   return { 'busy' }
 end
-redis.call('SET', K.lock, A.owner, 'PX', A.lock_ms)
-local chunk = tonumber(A.chunk)
-local op = A.op
+redis.call('SET', K_lock, A_owner, 'PX', A_lock_ms)
+local chunk = tonumber(A_chunk)
+local op = A_op
 if not d[4] then
   d[4] = 'hash'
-  redis.call('HSET', K.draw, 'phase', 'hash', 'cursor', PRE, 'walked', 0,
+  redis.call('HSET', K_draw, 'phase', 'hash', 'cursor', PRE, 'walked', 0,
     'placed', 0, 'started_ms', now)
-  redis.call('UNLINK', K.sorted, K.order)
+  redis.call('UNLINK', K_sorted, K_order)
 end
 
 if op == 'hashed' and d[4] == 'hash' then
-  if #A.members > 0 then
+  if #A_members > 0 then
     local args = {}
-    for i = 1, #A.members do
+    for i = 1, #A_members do
       args[#args + 1] = 0
-      args[#args + 1] = A.members[i]
+      args[#args + 1] = A_members[i]
     end
-    redis.call('ZADD', K.sorted, unpack(args))
+    redis.call('ZADD', K_sorted, unpack(args))
   end
-  redis.call('HSET', K.draw, 'cursor', A.operand)
+  redis.call('HSET', K_draw, 'cursor', A_operand)
 elseif op == 'read' and d[4] == 'sum' then
-  return { 'bytes', redis.call('LINDEX', K.order, A.operand) or '' }
+  return { 'bytes', redis.call('LINDEX', K_order, A_operand) or '' }
 elseif op == 'summed' and d[4] == 'sum' then
-  local f = redis.call('HMGET', K.draw, 'placed', 'started_ms')
-  redis.call('HSET', K.draw, 'state', 'drawn', 'order_sha256', A.operand,
+  local f = redis.call('HMGET', K_draw, 'placed', 'started_ms')
+  redis.call('HSET', K_draw, 'state', 'drawn', 'order_sha256', A_operand,
     'entrants', f[1], 'drawn_at', math.floor(now / 1000),
     'ms', now - tonumber(f[2]))
-  redis.call('HDEL', K.draw, 'phase', 'cursor', 'walked')
-  redis.call('HSET', K.stats, 'draw_ms', now - tonumber(f[2]))
+  redis.call('HDEL', K_draw, 'phase', 'cursor', 'walked')
+  redis.call('HSET', K_stats, 'draw_ms', now - tonumber(f[2]))
   -- UNLINK: a million members are freed in the background
-  redis.call('UNLINK', K.sorted, K.lock)
+  redis.call('UNLINK', K_sorted, K_lock)
   return { 'drawn', tonumber(f[1]), tonumber(f[2]), now }
 end
 
 if d[4] == 'hash' then
-  local cursor = redis.call('HGET', K.draw, 'cursor')
-  local r = redis.call('ZRANGE', K.waiting, '(' .. cursor, PRE_BELOW,
+  local cursor = redis.call('HGET', K_draw, 'cursor')
+  local r = redis.call('ZRANGE', K_waiting, '(' .. cursor, PRE_BELOW,
     'BYSCORE', 'LIMIT', 0, chunk, 'WITHSCORES')
   if #r > 0 then
-    local seedbeacon = redis.call('HMGET', K.draw, 'seed', 'beacon')
+    local seedbeacon = redis.call('HMGET', K_draw, 'seed', 'beacon')
     return { 'hash', seedbeacon[1], seedbeacon[2] or '', unpack(r) }
   end
-  redis.call('HSET', K.draw, 'phase', 'walk')
+  redis.call('HSET', K_draw, 'phase', 'walk')
   d[4] = 'walk'
 end
 
 if d[4] == 'walk' then
-  local f = redis.call('HMGET', K.draw, 'walked', 'placed')
+  local f = redis.call('HMGET', K_draw, 'walked', 'placed')
   local walked, placed = tonumber(f[1]), tonumber(f[2])
-  local m = redis.call('ZRANGE', K.sorted, walked, walked + chunk - 1)
+  local m = redis.call('ZRANGE', K_sorted, walked, walked + chunk - 1)
   if #m > 0 then
     local args, lines, tokens = {}, {}, {}
     for i = 1, #m do
       tokens[i] = string.sub(m[i], 97)
     end
     -- one call for the chunk's scores: who is still undrawn
-    local scores = redis.call('ZMSCORE', K.waiting, unpack(tokens))
+    local scores = redis.call('ZMSCORE', K_waiting, unpack(tokens))
     for i = 1, #m do
       local token = tokens[i]
       local score = tonumber(scores[i])
@@ -115,13 +115,13 @@ if d[4] == 'walk' then
     end
     local piece, at = table.concat(lines), -1
     if #args > 0 then
-      redis.call('ZADD', K.waiting, 'XX', unpack(args))
+      redis.call('ZADD', K_waiting, 'XX', unpack(args))
       -- a list of pieces: appending to one long string copies it
-      at = redis.call('RPUSH', K.order, piece) - 1
+      at = redis.call('RPUSH', K_order, piece) - 1
     end
-    redis.call('HSET', K.draw, 'walked', walked + #m, 'placed', placed)
+    redis.call('HSET', K_draw, 'walked', walked + #m, 'placed', placed)
     return { 'more', piece, at }
   end
-  redis.call('HSET', K.draw, 'phase', 'sum')
+  redis.call('HSET', K_draw, 'phase', 'sum')
 end
-return { 'sum', redis.call('LLEN', K.order) }
+return { 'sum', redis.call('LLEN', K_order) }

@@ -1,8 +1,8 @@
 #!/bin/sh
 # embed.sh OUTDIR SRCDIR GEN: every script of scripts.def (GEN --list, in
-# its order) whole, as Redis runs it: GEN's prelude for it (its KEYS and
-# ARGV by name, the configuration's defaults, the events' formatters),
-# then lua/lib.lua (helpers every script shares), then lua/NAME.lua.
+# its order) whole, as Redis runs it: GEN's prelude for it, then
+# lua/lib.lua (helpers every script shares) and lua/NAME.lua, with the
+# names of its KEYS and ARGV and the configuration's defaults written in.
 # Written to OUTDIR/loaded/NAME.lua, which tests and benchmarks load as they
 # are, and as C strings to OUTDIR/lua_scripts.c, lua_script_body[] in
 # LUA_<NAME> order (script.h).
@@ -17,10 +17,7 @@ quote() {
 mkdir -p "$out/loaded"
 names=$("$gen" --list)
 for n in $names; do
-	{
-		"$gen" "$n"
-		cat "$lua/lib.lua" "$lua/$n.lua"
-	} > "$out/loaded/$n.lua.tmp"
+	"$gen" "$n" "$lua/lib.lua" "$lua/$n.lua" > "$out/loaded/$n.lua.tmp"
 	mv "$out/loaded/$n.lua.tmp" "$out/loaded/$n.lua"
 done
 

@@ -9,9 +9,9 @@
 -- ARGV:
 --   fresh        a fresh random value, used when there is none
 -- Reply: { value, created }: the value, and 1 when written now else 0
-local v = redis.call('GET', K.key)
+local v = redis.call('GET', K_key)
 if v then
   return { v, 0 }
 end
-redis.call('SET', K.key, A.fresh)
-return { A.fresh, 1 }
+redis.call('SET', K_key, A_fresh)
+return { A_fresh, 1 }

@@ -72,22 +72,22 @@
 -- A number in an entry is written as Lua writes it, whole up to 10^14:
 -- ranks and counts, and expiries in ms until the year 5138. Most joins
 -- take a bare 'new': no number to write, nothing for the daemon to read.
-local n = #A.tokens
+local n = #A_tokens
 local out = { {} }
 local held, v = false
-if A.held_ver ~= '0' then
-  v = redis.call('HMGET', K.config, 'ver', 'state')
-  held = v[1] == A.held_ver
+if A_held_ver ~= '0' then
+  v = redis.call('HMGET', K_config, 'ver', 'state')
+  held = v[1] == A_held_ver
 end
 local c, cap
 if held then
   -- What the scripts below ask of a held version (a rate queue, open to
   -- all, no schedule); its max_waiting and closes_at from the daemon.
   c = { mode = 'rate', access = '', opens_at = 0, prequeue_from = 0,
-    closes_at = tonumber(A.held_closes_at), state = v[2] }
-  cap = tonumber(A.held_max_waiting)
+    closes_at = tonumber(A_held_closes_at), state = v[2] }
+  cap = tonumber(A_held_max_waiting)
 else
-  c = load_conf(K.config)
+  c = load_conf(K_config)
   if not c then
     for i = 1, n do
       out[i + 1] = 'no_queue'
@@ -97,8 +97,8 @@ else
   cap = tonumber(c.max_waiting)
 end
 local now = now_ms()
-local ttl = tonumber(A.user_ttl)
-local waiting = redis.call('ZCARD', K.waiting)
+local ttl = tonumber(A_user_ttl)
+local waiting = redis.call('ZCARD', K_waiting)
 local waiting0 = waiting
 local state = state_at(c, now)
 local pre = c.opens_at > 0 and now < c.opens_at
@@ -142,10 +142,10 @@ end
 
 local function admit_now(token)
   local expiry = now + tonumber(c.active_ttl) * 1000
-  redis.call('ZADD', K.active, expiry, token)
-  redis.call('HINCRBY', K.stats, 'admitted', 1)
-  redis.call('HINCRBY', K.stats, 'rate_n', 1)
-  count_admitted(K.stats, 1, now)
+  redis.call('ZADD', K_active, expiry, token)
+  redis.call('HINCRBY', K_stats, 'admitted', 1)
+  redis.call('HINCRBY', K_stats, 'rate_n', 1)
+  count_admitted(K_stats, 1, now)
   return 'new ' .. token .. ' active ' .. expiry .. ' 0'
 end
 
@@ -189,7 +189,7 @@ local function join_one(i, token, userkey, guard)
     return admit_now(token)
   end
   if not seq then
-    seq = redis.call('INCRBY', K.seq, n) - n + (pre and PRE or 0)
+    seq = redis.call('INCRBY', K_seq, n) - n + (pre and PRE or 0)
   end
   places[np + 1], places[np + 2] = seq + i, token
   np = np + 2
@@ -225,13 +225,13 @@ local function count_use(guard, r)
 end
 
 local user_of, guard_of = {}, {}
-for j = 1, #A.user_joins do
-  user_of[tonumber(A.user_joins[j])] = K.users[j]
+for j = 1, #A_user_joins do
+  user_of[tonumber(A_user_joins[j])] = K_users[j]
 end
-for k = 1, #A.use_joins do
-  guard_of[tonumber(A.use_joins[k])] = { key = K.uses[k],
-    kind = A.use_kinds[k], limit = tonumber(A.use_limits[k]),
-    expires = A.use_expiries[k] }
+for k = 1, #A_use_joins do
+  guard_of[tonumber(A_use_joins[k])] = { key = K_uses[k],
+    kind = A_use_kinds[k], limit = tonumber(A_use_limits[k]),
+    expires = A_use_expiries[k] }
 end
 -- Most joins name no user, carry no use key and, in a queue that admits
 -- nobody at once, take the next place unless the line is full: join_one()
@@ -245,9 +245,9 @@ for i = 1, n do
       out[i + 1] = 'full'
     else
       if not seq then
-        seq = redis.call('INCRBY', K.seq, n) - n
+        seq = redis.call('INCRBY', K_seq, n) - n
       end
-      local token = A.tokens[i]
+      local token = A_tokens[i]
       places[np + 1], places[np + 2] = seq + i, token
       np = np + 2
       joined = joined + 1
@@ -255,25 +255,25 @@ for i = 1, n do
       out[i + 1] = 'new'
     end
   else
-    out[i + 1] = join_one(i, A.tokens[i], user, guard)
+    out[i + 1] = join_one(i, A_tokens[i], user, guard)
     if guard and out[i + 1] ~= 'used' then
       count_use(guard, out[i + 1])
     end
   end
 end
 if np > 0 then
-  redis.call('ZADD', K.waiting, unpack(places))
+  redis.call('ZADD', K_waiting, unpack(places))
   if pre then
-    redis.call('ZADD', K.seen, unpack(seen))
+    redis.call('ZADD', K_seen, unpack(seen))
   else
-    redis.call('ZADD', K.seen, now_s, batch_mark(seq + 1, seq + n))
+    redis.call('ZADD', K_seen, now_s, batch_mark(seq + 1, seq + n))
   end
 end
 if joined > 0 then
-  redis.call('HINCRBY', K.stats, 'joined', joined)
+  redis.call('HINCRBY', K_stats, 'joined', joined)
 end
 -- The head last: the tick and rate as they stand after the batch.
-local tick = tonumber(redis.call('GET', K.tick) or '0')
+local tick = tonumber(redis.call('GET', K_tick) or '0')
 if held then
   out[1] = { waiting0, now, tick, state }
   return out

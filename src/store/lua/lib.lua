@@ -1,12 +1,13 @@
 -- lib.lua: helpers that embed.sh puts in front of every script, behind
--- the script's prelude (script_lua.c), which names its KEYS and ARGV as
--- scripts.def does: K.config, A.token, A.tokens (a run, as a list)...
+-- the script's prelude. lib.lua and the scripts name KEYS and ARGV as
+-- scripts.def does (K_config, A_token; a run, such as A_tokens, is a
+-- list the prelude makes), and a default as conf.c's key table does
+-- (DEFAULT_active_ttl; mode_cap): the build writes in their places and
+-- values (script_lua.c), so no default is written down here.
 --
 -- Every queue script's KEYS start with the queue's seven, built by
--- keys.c: K.config K.seq K.waiting K.active K.seen K.stats K.tick.
--- A field the configuration hash lacks is conf.c's default (DEFAULT);
--- no default is written down here. Time is Redis TIME, so every instance
--- shares one clock.
+-- keys.c: K_config K_seq K_waiting K_active K_seen K_stats K_tick.
+-- Time is Redis TIME, so every instance shares one clock.
 
 local function now_ms()
   local t = redis.call('TIME')
@@ -33,23 +34,23 @@ local function load_conf(key)
   if not v[1] then
     return nil
   end
-  local c = { state = v[1], mode = v[2] or DEFAULT.mode,
-    batch = v[3] or DEFAULT.batch, interval = v[4] or DEFAULT.interval,
-    max_active = v[5] or DEFAULT.max_active,
-    active_ttl = v[6] or DEFAULT.active_ttl,
-    waiting_ttl = v[7] or DEFAULT.waiting_ttl,
-    max_waiting = v[8] or DEFAULT.max_waiting, redirect = v[9],
-    renew = v[10] or DEFAULT.renew, access = v[11] or DEFAULT.access,
+  local c = { state = v[1], mode = v[2] or DEFAULT_mode,
+    batch = v[3] or DEFAULT_batch, interval = v[4] or DEFAULT_interval,
+    max_active = v[5] or DEFAULT_max_active,
+    active_ttl = v[6] or DEFAULT_active_ttl,
+    waiting_ttl = v[7] or DEFAULT_waiting_ttl,
+    max_waiting = v[8] or DEFAULT_max_waiting, redirect = v[9],
+    renew = v[10] or DEFAULT_renew, access = v[11] or DEFAULT_access,
     opens_at = (tonumber(v[12]) or 0) * 1000,
     prequeue_from = (tonumber(v[13]) or 0) * 1000,
     closes_at = (tonumber(v[14]) or 0) * 1000, beacon_round = v[15] or '',
     ver = v[16] or '' }
-  -- A cap of 0 is not set: the mode's own cap (MODE_CAP: batch in rate
+  -- A cap of 0 is not set: the mode's own cap (mode_cap: batch in rate
   -- mode, max_active in capacity mode) then takes its value, and the
   -- other cap is off. What every script and the facts see is this.
-  local cap = MODE_CAP[c.mode]
-  if cap and (tonumber(c[cap[1]]) or 0) <= 0 then
-    c[cap[1]] = cap[2]
+  local field, value = mode_cap(c.mode)
+  if field and (tonumber(c[field]) or 0) <= 0 then
+    c[field] = value
   end
   return c
 end
@@ -81,7 +82,7 @@ local PRE_BELOW = '(-562949953421312'
 
 -- Pre-queue entrants not yet drawn.
 local function undrawn()
-  return redis.call('ZCOUNT', K.waiting, PRE_ABOVE, PRE_BELOW)
+  return redis.call('ZCOUNT', K_waiting, PRE_ABOVE, PRE_BELOW)
 end
 
 -- The state in force: closes_at closes the queue by itself.
@@ -113,7 +114,7 @@ end
 
 -- Active sessions not yet ended at now.
 local function active_count(now)
-  return redis.call('ZCOUNT', K.active, '(' .. now, '+inf')
+  return redis.call('ZCOUNT', K_active, '(' .. now, '+inf')
 end
 
 -- The mean session, in ms: a moving average over the sessions that
@@ -128,9 +129,9 @@ local function sessions_ended(k, ms, c)
   if k <= 0 then
     return
   end
-  local sess = mean_session(c, redis.call('HGET', K.stats, 'sess'))
+  local sess = mean_session(c, redis.call('HGET', K_stats, 'sess'))
   sess = sess + (1 - (19 / 20) ^ k) * (ms - sess)
-  redis.call('HSET', K.stats, 'sess', string.format('%d', sess))
+  redis.call('HSET', K_stats, 'sess', string.format('%d', sess))
 end
 
 -- How fast the line moves, in places a second: the 'rate' of facts().
@@ -142,7 +143,7 @@ end
 -- a third (bench/eta). A rate queue's line moves batch / interval / the
 -- share admitted. Any other queue: the measured admission rate.
 local function line_speed(c)
-  local st = redis.call('HMGET', K.stats, 'rate', 'sess', 'admitted',
+  local st = redis.call('HMGET', K_stats, 'rate', 'sess', 'admitted',
     'abandoned')
   local adm, ab = tonumber(st[3]) or 0, tonumber(st[4]) or 0
   local keep = 1
@@ -171,9 +172,9 @@ end
 -- again. opens_at and prequeue_from are unix seconds (0: none); entrants
 -- the pre-queue entrants not yet drawn (0 without a schedule).
 local function facts(result, token, status, n, now, c, waiting)
-  local tick = redis.call('GET', K.tick) or '0'
+  local tick = redis.call('GET', K_tick) or '0'
   local rate = line_speed(c)
-  waiting = waiting or redis.call('ZCARD', K.waiting)
+  waiting = waiting or redis.call('ZCARD', K_waiting)
   return { result, token, status, n, waiting, now,
     tonumber(tick), rate, c.mode, state_at(c, now), c.batch, c.interval,
     c.max_active, c.active_ttl, c.redirect or '', c.opens_at / 1000,
@@ -184,17 +185,17 @@ end
 -- 'prequeue' and the entrants when it awaits the draw (c given), 'active'
 -- and its expiry in ms, or nil when it is gone.
 local function place(token, now, c)
-  local rank = redis.call('ZRANK', K.waiting, token)
+  local rank = redis.call('ZRANK', K_waiting, token)
   if rank then
-    redis.call('ZADD', K.seen, now, token)
+    redis.call('ZADD', K_seen, now, token)
     local score = c and c.opens_at > 0 and
-      tonumber(redis.call('ZSCORE', K.waiting, token))
+      tonumber(redis.call('ZSCORE', K_waiting, token))
     if score and score > PRE and score < PRE_TOP then
       return 'prequeue', undrawn()
     end
     return 'waiting', rank
   end
-  local expiry = tonumber(redis.call('ZSCORE', K.active, token))
+  local expiry = tonumber(redis.call('ZSCORE', K_active, token))
   if expiry and expiry > now then
     return 'active', expiry
   end
@@ -249,8 +250,8 @@ local function activate(tokens, expiry)
       args[k + 1], args[k + 2] = score, tokens[i]
       k = k + 2
     end
-    redis.call('ZADD', K.active, unpack(args))
-    redis.call('ZREM', K.seen, unpack(tokens, first, last))
+    redis.call('ZADD', K_active, unpack(args))
+    redis.call('ZREM', K_seen, unpack(tokens, first, last))
   end
 end
 
@@ -263,7 +264,7 @@ local function admit(n, now, c, channel)
   if n <= 0 then
     return 0, {}
   end
-  local popped = redis.call('ZPOPMIN', K.waiting, n)
+  local popped = redis.call('ZPOPMIN', K_waiting, n)
   local expiry = now + tonumber(c.active_ttl) * 1000
   local tokens = {}
   for i = 1, #popped, 2 do
@@ -271,9 +272,9 @@ local function admit(n, now, c, channel)
   end
   if #tokens > 0 then
     activate(tokens, expiry)
-    redis.call('HINCRBY', K.stats, 'admitted', #tokens)
-    redis.call('HINCRBY', K.stats, 'rate_n', #tokens)
-    count_admitted(K.stats, #tokens, now)
+    redis.call('HINCRBY', K_stats, 'admitted', #tokens)
+    redis.call('HINCRBY', K_stats, 'rate_n', #tokens)
+    count_admitted(K_stats, #tokens, now)
     redis.call('PUBLISH', channel, event_entered(expiry, tokens))
   end
   return #tokens, tokens
@@ -314,16 +315,16 @@ local function room(now, c, cap)
   -- start late, and the next one (kept on the cadence) a tick after it,
   -- letting two batches in at once.
   local interval = tonumber(c.interval) * 1000
-  local last = tonumber(redis.call('GET', K.tick) or '0')
-  local owed = tonumber(redis.call('HGET', K.stats, 'owed') or '0')
+  local last = tonumber(redis.call('GET', K_tick) or '0')
+  local owed = tonumber(redis.call('HGET', K_stats, 'owed') or '0')
   if last == 0 or now - last >= interval then
     owed = batch
     local at = now
     if last > 0 and now - last < 2 * interval then
       at = last + interval
     end
-    redis.call('SET', K.tick, ms_text(at))
-    redis.call('HSET', K.stats, 'owed', owed)
+    redis.call('SET', K_tick, ms_text(at))
+    redis.call('HSET', K_stats, 'owed', owed)
   end
   if owed < cap then
     return owed
@@ -334,7 +335,7 @@ end
 -- n entered through room(): the interval's allowance shrinks by n.
 local function took(c, n)
   if n > 0 and c.mode ~= 'passthrough' and tonumber(c.batch) > 0 then
-    redis.call('HINCRBY', K.stats, 'owed', -n)
+    redis.call('HINCRBY', K_stats, 'owed', -n)
   end
 end
 
@@ -352,6 +353,6 @@ local function renew(token, expiry, now, c)
   if want - expiry < math.min(5000, ttl / 4) then
     return expiry
   end
-  redis.call('ZADD', K.active, 'XX', ms_text(want), token)
+  redis.call('ZADD', K_active, 'XX', ms_text(want), token)
   return want
 end

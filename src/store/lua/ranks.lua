@@ -11,17 +11,17 @@
 -- { result, token, status, n, waiting, now_ms, last_tick_ms, rate, mode,
 -- state, batch, interval, max_active, active_ttl, redirect, opens_at,
 -- prequeue_from, entrants, kinds, values }. Or { 'no_queue' }.
-local c = load_conf(K.config)
+local c = load_conf(K_config)
 if not c then
   return { 'no_queue' }
 end
 local now = now_ms()
 local now_s = ms_text(now)
 local kinds, values, seen, entrants = {}, {}, {}, nil
-for i, token in ipairs(A.tokens) do
-  local rank = redis.call('ZRANK', K.waiting, token)
+for i, token in ipairs(A_tokens) do
+  local rank = redis.call('ZRANK', K_waiting, token)
   local score = rank and c.opens_at > 0 and
-    tonumber(redis.call('ZSCORE', K.waiting, token))
+    tonumber(redis.call('ZSCORE', K_waiting, token))
   if score and score > PRE and score < PRE_TOP then
     entrants = entrants or undrawn()
     kinds[i], values[i] = 'p', entrants
@@ -32,7 +32,7 @@ for i, token in ipairs(A.tokens) do
     seen[#seen + 1] = now_s
     seen[#seen + 1] = token
   else
-    local expiry = tonumber(redis.call('ZSCORE', K.active, token))
+    local expiry = tonumber(redis.call('ZSCORE', K_active, token))
     if expiry and expiry > now then
       kinds[i], values[i] = 'a', expiry
     else
@@ -41,7 +41,7 @@ for i, token in ipairs(A.tokens) do
   end
 end
 if #seen > 0 then
-  redis.call('ZADD', K.seen, unpack(seen))
+  redis.call('ZADD', K_seen, unpack(seen))
 end
 local r = facts('batch', '', 'batch', 0, now, c)
 r[#r + 1] = table.concat(kinds)

@@ -7,16 +7,16 @@
 -- now_ms, last_tick_ms, rate, mode, state, batch, interval, max_active,
 -- active_ttl, redirect, opens_at, prequeue_from, entrants }: lib.lua); or
 -- { 'no_queue' } / { 'gone' }
-local c = load_conf(K.config)
+local c = load_conf(K_config)
 if not c then
   return { 'no_queue' }
 end
 local now = now_ms()
-local status, n = place(A.token, now, c)
+local status, n = place(A_token, now, c)
 if not status then
   return { 'gone' }
 end
 if status == 'active' then
-  n = renew(A.token, n, now, c)
+  n = renew(A_token, n, now, c)
 end
-return facts('ok', A.token, status, n, now, c)
+return facts('ok', A_token, status, n, now, c)

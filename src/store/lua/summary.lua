@@ -5,7 +5,7 @@
 -- last_tick_ms, rate, mode, state, batch, interval, max_active,
 -- active_ttl, redirect, opens_at, prequeue_from, entrants }: lib.lua)
 -- with status 'summary' and n = active sessions; or { 'no_queue' }
-local c = load_conf(K.config)
+local c = load_conf(K_config)
 if not c then
   return { 'no_queue' }
 end
