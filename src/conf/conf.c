@@ -148,6 +148,18 @@ static const struct conf_key conf_keys[] = {
 	  PATH, RESTART },
 };
 
+/*
+ * A cap of 0 is unset: the mode's own cap then takes this value, and the
+ * other cap is off (doc/design.md's key table; lib.lua's load_conf).
+ */
+static const struct {
+	int mode;
+	const char *key, *value;
+} mode_caps[] = {
+	{ MODE_RATE, "batch", "100" },
+	{ MODE_CAPACITY, "max_active", "1000" },
+};
+
 #define NKEYS (sizeof conf_keys / sizeof conf_keys[0])
 const char *
 conf_key_at(size_t i, const char **scope, int *restart)
@@ -444,6 +456,15 @@ conf_queue_value(const struct queue_conf *q, const char *key, char *buf,
 		return "";
 	v = key_format(k, q, k->qoff, buf, size);
 	return v ? v : "";
+}
+
+void
+conf_mode_caps(void (*fn)(const char *mode, const char *key,
+    const char *value, void *arg), void *arg)
+{
+	for (size_t i = 0; i < sizeof mode_caps / sizeof mode_caps[0]; i++)
+		fn(mode_names[mode_caps[i].mode], mode_caps[i].key,
+		    mode_caps[i].value, arg);
 }
 
 const char *

@@ -128,6 +128,14 @@ void conf_queue_fields(const struct queue_conf *q,
     void (*fn)(const char *key, const char *value, void *arg), void *arg);
 
 /*
+ * The cap a queue's mode takes for its key when that is 0 (unset): batch
+ * in rate mode, max_active in capacity mode. fn hears each, as the
+ * scripts apply them (mode, key and value as the file writes them).
+ */
+void conf_mode_caps(void (*fn)(const char *mode, const char *key,
+    const char *value, void *arg), void *arg);
+
+/*
  * The key table, for waitroomd --list-keys (and the tests of the man page
  * and design.md): key i's name, with *scope "global", "queue" or "both"
  * and *restart 1 when a reload keeps its value; NULL past the end.

@@ -83,11 +83,16 @@ run_end(struct run *r)
 static void step_done(enum result res, const struct qs_draw_step *s,
     void *arg);
 
+/* One step of the draw: op with its operand (and n members: hashed). */
 static void
-step(struct run *r, const char *op, const char *const *args, size_t n)
+step(struct run *r, const char *op, const char *operand,
+    const char *const *members, size_t n)
 {
-	if (qstore_draw_step(r->d->app->qstore, r->queue, r->d->owner,
-	    DRAW_LOCK_MS, DRAW_CHUNK, op, args, n, step_done, r) == -1)
+	struct qs_draw_op o = { r->d->owner, DRAW_LOCK_MS, DRAW_CHUNK, op,
+	    operand, members, n };
+
+	if (qstore_draw_step(r->d->app->qstore, r->queue, &o, step_done,
+	    r) == -1)
 		run_end(r);
 }
 
@@ -97,7 +102,7 @@ hash_chunk(struct run *r, const struct qs_draw_step *s)
 {
 	unsigned char key[32];
 	char *buf = NULL;
-	const char **args = NULL;
+	const char **members = NULL;
 
 	if (ticket_draw_key(s->seed, s->beacon, key) == -1) {
 		log_error("event=draw_failed queue=%s msg=\"the seed or the "
@@ -106,20 +111,20 @@ hash_chunk(struct run *r, const struct qs_draw_step *s)
 		return;
 	}
 	if ((buf = malloc(s->n * (TICKET_MEMBER_MAX + 1))) == NULL ||
-	    (args = calloc(s->n + 1, sizeof *args)) == NULL) {
+	    (members = calloc(s->n, sizeof *members)) == NULL) {
 		run_end(r);
 		goto done;
 	}
-	args[0] = s->scores[s->n - 1];	/* the cursor */
 	for (size_t i = 0; i < s->n; i++) {
 		char *m = buf + i * (TICKET_MEMBER_MAX + 1);
 
 		ticket_member(key, s->tokens[i], m);
-		args[i + 1] = m;
+		members[i] = m;
 	}
-	step(r, "hashed", args, s->n + 1);
+	/* the cursor: the last score hashed */
+	step(r, "hashed", s->scores[s->n - 1], members, s->n);
 done:
-	free(args);
+	free(members);
 	free(buf);
 }
 
@@ -129,12 +134,11 @@ summed(struct run *r)
 {
 	unsigned char md[32];
 	char hex[TICKET_HEX + 1];
-	const char *args[1] = { hex };
 	unsigned int n = 0;
 
 	EVP_DigestFinal_ex(r->md, md, &n);
 	hex_encode(md, sizeof md, hex);
-	step(r, "summed", args, 1);
+	step(r, "summed", hex, NULL, 0);
 }
 
 /*
@@ -164,13 +168,12 @@ static void
 sum_bytes(struct run *r, const struct qs_draw_step *s)
 {
 	char off[32];
-	const char *args[1] = { off };
 
 	EVP_DigestUpdate(r->md, s->bytes, s->len);
 	r->offset++;
 	if (s->len > 0) {
 		snprintf(off, sizeof off, "%lld", r->offset);
-		step(r, "read", args, 1);
+		step(r, "read", off, NULL, 0);
 		return;
 	}
 	summed(r);
@@ -180,7 +183,6 @@ static void
 step_done(enum result res, const struct qs_draw_step *s, void *arg)
 {
 	struct run *r = arg;
-	const char *zero[] = { "0" };
 
 	if (r->d == NULL || res != RESULT_OK) {
 		run_end(r);
@@ -197,7 +199,7 @@ step_done(enum result res, const struct qs_draw_step *s, void *arg)
 		return;
 	case QS_DRAW_MORE:
 		walked(r, s);
-		step(r, "go", NULL, 0);
+		step(r, "go", "", NULL, 0);
 		return;
 	case QS_DRAW_SUM:
 		if (r->whole && r->offset == s->index) {
@@ -207,7 +209,7 @@ step_done(enum result res, const struct qs_draw_step *s, void *arg)
 		r->offset = 0;
 		if (EVP_DigestInit_ex(r->md, EVP_sha256(), NULL) != 1)
 			break;
-		step(r, "read", zero, 1);
+		step(r, "read", "0", NULL, 0);
 		return;
 	case QS_DRAW_BYTES:
 		sum_bytes(r, s);
@@ -242,7 +244,7 @@ draws_due(struct draws *d, const char *queue)
 	snprintf(r->queue, sizeof r->queue, "%s", queue);
 	r->next = d->runs;
 	d->runs = r;
-	step(r, "go", NULL, 0);
+	step(r, "go", "", NULL, 0);
 }
 
 static void

@@ -99,22 +99,27 @@ batch_fail(struct batch *b, enum result r)
 	batch_free(b);
 }
 
+/* Each join's answer: the batch's head, with that join's token part. */
 static void
-batch_done(enum result r, struct qs_joins *jr, void *arg)
+batch_done(enum result r, const struct standing *head,
+    const struct qs_joined *each, int n, void *arg)
 {
 	struct batch *b = arg;
-	const struct standing *s;
+	struct standing s;
 
 	/* Batches held back for this one go once the loop is back. */
 	if (--b->owner->inflight < JOINS_INFLIGHT_MAX && b->owner->pending)
 		event_active(b->owner->flush, 0, 0);
-	if (r != RESULT_OK) {
-		batch_fail(b, r);
+	if (r != RESULT_OK || n != b->n) {
+		batch_fail(b, r != RESULT_OK ? r : RESULT_ERROR);
 		return;
 	}
-	for (int i = 0; i < b->n; i++) {
-		r = qstore_join_next(jr, b->tokens[i], &s);
-		b->cb[i](r, s, b->arg[i]);
+	s = *head;
+	for (int i = 0; i < n; i++) {
+		text_copy(s.token, sizeof s.token, each[i].token);
+		s.active = each[i].active, s.prequeue = each[i].prequeue;
+		s.n = each[i].n, s.waiting = each[i].waiting;
+		b->cb[i](each[i].r, &s, b->arg[i]);
 	}
 	batch_free(b);
 }

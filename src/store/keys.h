@@ -40,7 +40,9 @@ int keys_user(char *buf, size_t size, const char *prefix, const char *queue,
  * <prefix>:{<queue>}:used:<kind>:<id>, how many joins carried the use
  * key id of kind (a challenge, an invitation: join.lua); kind is 1 to 16
  * of [a-z], id 1 to KEYS_USED_ID_MAX of [A-Za-z0-9_-] (a random part or a
- * hash, never raw input). -1 when either is not, or it does not fit.
+ * hash, never raw input). -1 when either is not, or it does not fit. The
+ * kind in the name keeps kinds apart; join.lua is told it as an argument
+ * and never reads it from the name.
  */
 #define KEYS_USED_ID_MAX 64
 #define KEYS_USED_MAX (KEYS_MAX + 24 + KEYS_USED_ID_MAX)

@@ -1,10 +1,11 @@
 /*
  * qstore.c: the queue store's calls for visitors, streams and ticks, and
- * what every call shares (qstore_call.h); the admin API's and the start's
- * are in qstore_admin.c. See qstore.h. Each call builds its script's
- * KEYS and ARGV here (lib.lua's seven queue keys first, in its order),
- * sends it through store.c, and reads the reply with qstore_reply.c into
- * what its callback takes.
+ * what every call shares (qstore_call.h); the joins are in qstore_join.c,
+ * the admin API's and the start's in qstore_admin.c, the draw's in
+ * qstore_draw.c. See qstore.h. Each call sets its script's keys and
+ * arguments by their names in scripts.def (script.h), sends it through
+ * store.c, and reads the reply with qstore_reply.c into what its
+ * callback takes.
  *
  * Invariant: a struct qcall is made per call and freed right after its
  * callback returned, in call_reply, whatever the outcome.
@@ -14,26 +15,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "decimal.h"
 #include "keys.h"
 #include "log.h"
 #include "pass.h"
 #include "qstore.h"
 #include "qstore_call.h"
 #include "qstore_reply.h"
+#include "script.h"
 #include "store.h"
 #include "text.h"
-
-/* A user key outlives any sane wait; join ignores it once its token left. */
-#define USER_KEY_TTL "86400"
-#define JOIN_MAX 64		/* joins in one run of join.lua */
-
-struct qs_joins {
-	const redisReply *r;
-	size_t next;		/* the entry to read */
-	long long line;		/* see qreply_join_entry */
-	struct standing s;
-};
 
 struct qstore *
 qstore_new(struct store *s, const char *prefix)
@@ -65,15 +55,20 @@ qstore_flush(struct qstore *qs)
 	store_flush(qs->store);
 }
 
-/* lib.lua's queue keys into argv[0 .. QUEUE_KEYS - 1]. */
-void
-qcall_queue_argv(struct qstore *qs, const char *queue, struct queue_keys *k,
-    const char **argv)
+struct script_call *
+qcall_script(struct qstore *qs, enum lua_script_id id, const char *queue,
+    int first, struct queue_keys *k)
 {
-	keys_queue(k, qs->prefix, queue);
-	argv[0] = k->config, argv[1] = k->seq, argv[2] = k->waiting;
-	argv[3] = k->active, argv[4] = k->seen, argv[5] = k->stats;
-	argv[6] = k->tick;
+	struct script_call *sc;
+	struct queue_keys own;
+
+	if (k == NULL)
+		k = &own;
+	if (keys_queue(k, qs->prefix, queue) == -1 ||
+	    (sc = script_call_new(id)) == NULL)
+		return NULL;
+	script_set_queue(sc, first, k);
+	return sc;
 }
 
 static long long
@@ -88,16 +83,16 @@ mono_ms(void)
 static void
 full_logged(const struct store_result *res, void *arg)
 {
-	const char *info = res->status == STORE_OK &&
-	    res->reply->type == REDIS_REPLY_STRING ? res->reply->str : "";
-	const char *used = strstr(info, "\nused_memory:");
-	const char *max = strstr(info, "\nmaxmemory:");
+	long long used = -1, max = -1;
 
 	(void)arg;
+	if (res->status == STORE_OK) {
+		qreply_info(res->reply, "used_memory", &used);
+		qreply_info(res->reply, "maxmemory", &max);
+	}
 	log_error("event=store_full used=%lld max=%lld msg=\"Redis refuses "
 	    "writes for memory: no joins, no admissions, no waiter dropped as "
-	    "abandoned until it has room\"", used ? atoll(used + 13) : -1,
-	    max ? atoll(max + 11) : -1);
+	    "abandoned until it has room\"", used, max);
 }
 
 /* Redis refused a write for memory: an episode starts, or goes on. */
@@ -126,8 +121,7 @@ call_reply(const struct store_result *res, void *arg)
 {
 	struct qcall *c = arg;
 
-	if (res->status == STORE_UNAVAILABLE && res->error &&
-	    strstr(res->error, "OOM") != NULL)
+	if (res->code == STORE_ERR_OOM)
 		saw_full(c->qs);
 	if (res->status == STORE_OK)
 		c->read(c, RESULT_OK, res->reply);
@@ -151,43 +145,61 @@ qcall_misshaped(struct qcall *c)
 }
 
 struct qcall *
-qcall_new(struct qstore *qs, qcall_read *read, void *cb, void *arg,
-    const char *script, const char *queue)
+qcall_new_extra(struct qstore *qs, qcall_read *read, void *cb, void *arg,
+    const char *script, const char *queue, size_t extra)
 {
-	struct qcall *c = malloc(sizeof *c);
+	struct qcall *c = malloc(sizeof *c + extra);
 
 	if (c == NULL)
 		return NULL;
 	c->qs = qs, c->read = read, c->cb = cb, c->arg = arg, c->script = script;
 	text_copy(c->queue, sizeof c->queue, queue ? queue : "");
-	c->n = 0, c->held = 0;
+	c->n = 0, c->list = -1, c->held = 0;
+	c->extra = c + 1;
 	return c;
 }
 
+struct qcall *
+qcall_new(struct qstore *qs, qcall_read *read, void *cb, void *arg,
+    const char *script, const char *queue)
+{
+	return qcall_new_extra(qs, read, cb, arg, script, queue, 0);
+}
+
 /*
- * Run script id for c; -1 (c freed) when the store is not ready. flags:
+ * Run sc for c; -1 (c freed) when the store is not ready. flags:
  * STORE_DURABLE for what must survive a failover once acknowledged
  * (joins, leaves, admissions: redis_wait_replicas).
  */
 int
-qcall_eval_flags(struct qstore *qs, struct qcall *c, enum lua_script_id id,
-    int nkeys, int argc, const char *const *argv, int flags)
+qcall_eval_flags(struct qstore *qs, struct qcall *c, struct script_call *sc,
+    int flags)
 {
-	if (c == NULL)
-		return -1;
-	if (store_eval_flags(qs->store, id, nkeys, argc, argv, NULL,
-	    call_reply, c, flags) == -1) {
-		free(c);
-		return -1;
+	const char *const *argv;
+	const size_t *lens;
+	int nkeys, argc, rc = -1;
+
+	if (c == NULL || sc == NULL)
+		goto done;
+	if (script_call_argv(sc, &nkeys, &argc, &argv, &lens) == -1) {
+		log_error("event=script_call_failed script=%s queue=%s "
+		    "msg=\"its keys or arguments are not as scripts.def "
+		    "says\"", c->script, c->queue);
+		goto done;
 	}
-	return 0;
+	rc = store_eval_flags(qs->store, script_call_id(sc), nkeys, argc,
+	    argv, lens, call_reply, c, flags);
+done:
+	script_call_free(sc);
+	if (rc == -1)
+		free(c);
+	return rc;
 }
 
 int
-qcall_eval(struct qstore *qs, struct qcall *c, enum lua_script_id id,
-    int nkeys, int argc, const char *const *argv)
+qcall_eval(struct qstore *qs, struct qcall *c, struct script_call *sc)
 {
-	return qcall_eval_flags(qs, c, id, nkeys, argc, argv, 0);
+	return qcall_eval_flags(qs, c, sc, 0);
 }
 
 int
@@ -217,23 +229,20 @@ read_standing(struct qcall *c, enum result r, const redisReply *rp)
 }
 
 /*
- * Script id (named script) on queue's keys, with token, when not NULL, as
- * its one argument: where a token stands, a queue's summary, a renewal.
+ * Script id (named script) on queue's keys, with token as its one
+ * argument when it takes one: where a token stands, a queue's summary, a
+ * renewal.
  */
 static int
 queue_eval(struct qstore *qs, const char *queue, const char *token,
     qcall_read *read, void *cb, void *arg, const char *script,
-    enum lua_script_id id)
+    enum lua_script_id id, int token_slot)
 {
-	const char *argv[QUEUE_KEYS + 1];
-	struct queue_keys k;
-	int argc = QUEUE_KEYS;
+	struct script_call *sc = qcall_script(qs, id, queue, 0, NULL);
 
-	qcall_queue_argv(qs, queue, &k, argv);
-	if (token != NULL)
-		argv[argc++] = token;
-	return qcall_eval(qs, qcall_new(qs, read, cb, arg, script, queue), id,
-	    QUEUE_KEYS, argc, argv);
+	if (sc != NULL && token != NULL)
+		script_set(sc, token_slot, token);
+	return qcall_eval(qs, qcall_new(qs, read, cb, arg, script, queue), sc);
 }
 
 int
@@ -241,7 +250,7 @@ qstore_status(struct qstore *qs, const char *queue, const char *token,
     qs_standing_cb *cb, void *arg)
 {
 	return queue_eval(qs, queue, token, read_standing, cb, arg, "status",
-	    LUA_STATUS);
+	    LUA_STATUS, STATUS_A_TOKEN);
 }
 
 int
@@ -249,131 +258,7 @@ qstore_summary(struct qstore *qs, const char *queue, qs_standing_cb *cb,
     void *arg)
 {
 	return queue_eval(qs, queue, NULL, read_standing, cb, arg, "summary",
-	    LUA_SUMMARY);
-}
-
-/* ---- joins ------------------------------------------------------------- */
-
-/* The head of a batch's reply into j->s; -1 when misshaped. */
-static int
-join_head(struct qcall *c, const redisReply *head, struct qs_joins *j)
-{
-	struct held_head hh;
-
-	switch (qreply_join_head(head, &j->s, &hh)) {
-	case JOIN_HEAD_NO_QUEUE:
-		return 0;
-	case JOIN_HEAD_FULL:
-		held_put(c->qs->held, c->queue, &j->s, &hh);
-		return 0;
-	case JOIN_HEAD_HELD:
-		return c->held ? held_fill(c->qs->held, c->queue, &j->s) : -1;
-	}
-	return -1;
-}
-
-static void
-read_joins(struct qcall *c, enum result r, const redisReply *rp)
-{
-	struct qs_joins j = { .r = rp, .next = 1 };
-
-	if (r == RESULT_OK && (rp->type != REDIS_REPLY_ARRAY ||
-	    rp->elements != c->n + 1 || join_head(c, rp->element[0], &j) == -1))
-		r = qcall_misshaped(c);
-	if (c->held)
-		held_done(c->qs->held, c->queue);
-	j.line = j.s.waiting;
-	((qs_joins_cb *)c->cb)(r, &j, c->arg);
-}
-
-enum result
-qstore_join_next(struct qs_joins *j, const char *token,
-    const struct standing **s)
-{
-	enum result r;
-
-	*s = &j->s;
-	if (j->next >= j->r->elements)
-		return RESULT_ERROR;
-	if (qreply_join_entry(j->r->element[j->next++], token, &j->line, &r,
-	    &j->s) == -1)
-		return RESULT_ERROR;
-	return r;
-}
-
-/*
- * KEYS: the queue's, then the keys of the users given, then the use keys
- * given; ARGV: the user key's lifetime, how many joins gave a user and
- * how many a use key, the held facts (version, max_waiting, closes_at;
- * qstore_held.h), which joins gave a user (1-based), for each use key its
- * join, limit and expiry, then the joins' tokens.
- */
-int
-qstore_join(struct qstore *qs, const char *queue, int n,
-    const char *const *tokens, const char *const *users,
-    const struct qs_use *const *uses, qs_joins_cb *cb, void *arg)
-{
-	const char *argv[QUEUE_KEYS + 6 + 7 * JOIN_MAX];
-	char num[4 + 4 * JOIN_MAX][DECIMAL_MAX + 1];
-	struct held_send hs;
-	static char ukeys[JOIN_MAX][KEYS_USER_MAX];	/* the store copies */
-	static char gkeys[JOIN_MAX][KEYS_USED_MAX];
-	struct queue_keys k;
-	int nkeys = QUEUE_KEYS, nusers, argc, nn = 0;
-	struct qcall *c;
-
-	if (n < 1 || n > JOIN_MAX)
-		return -1;
-	qcall_queue_argv(qs, queue, &k, argv);
-	for (int i = 0; i < n; i++) {
-		if (users[i] == NULL)
-			continue;
-		if (keys_user(ukeys[nkeys - QUEUE_KEYS], KEYS_USER_MAX,
-		    qs->prefix, queue, users[i]) == -1)
-			return -1;
-		argv[nkeys] = ukeys[nkeys - QUEUE_KEYS];
-		nkeys++;
-	}
-	nusers = nkeys - QUEUE_KEYS;
-	for (int i = 0; uses && i < n; i++) {
-		char *key = gkeys[nkeys - QUEUE_KEYS - nusers];
-
-		if (uses[i] == NULL)
-			continue;
-		if (keys_used(key, qs->prefix, queue, uses[i]->kind,
-		    uses[i]->id) == -1)
-			return -1;
-		argv[nkeys++] = key;
-	}
-	argc = nkeys;
-	argv[argc++] = USER_KEY_TTL;
-	argv[argc++] = decimal_str(num[nn++], nusers);
-	argv[argc++] = decimal_str(num[nn++], nkeys - QUEUE_KEYS - nusers);
-	if ((c = qcall_new(qs, read_joins, cb, arg, "join", queue)) == NULL)
-		return -1;
-	held_send(qs->held, queue, &hs);
-	c->n = (size_t)n, c->held = hs.ver[0] != '\0';
-	argv[argc++] = hs.ver[0] ? hs.ver : "0";
-	argv[argc++] = decimal_str(num[nn++], hs.max_waiting);
-	argv[argc++] = decimal_str(num[nn++], hs.closes_at_ms);
-	for (int i = 0; i < n; i++)
-		if (users[i])
-			argv[argc++] = decimal_str(num[nn++], i + 1);
-	for (int i = 0; uses && i < n; i++)
-		if (uses[i]) {
-			argv[argc++] = decimal_str(num[nn++], i + 1);
-			argv[argc++] = decimal_str(num[nn++], uses[i]->limit);
-			argv[argc++] = decimal_str(num[nn++],
-			    uses[i]->expires_ms);
-		}
-	for (int i = 0; i < n; i++)
-		argv[argc++] = tokens[i];
-	if (qcall_eval_flags(qs, c, LUA_JOIN, nkeys, argc, argv,
-	    STORE_DURABLE) == 0)
-		return 0;
-	if (hs.ver[0] != '\0')
-		held_done(qs->held, queue);
-	return -1;
+	    LUA_SUMMARY, -1);
 }
 
 /* ---- streams ----------------------------------------------------------- */
@@ -397,17 +282,17 @@ int
 qstore_ranks(struct qstore *qs, const char *queue, int n,
     const char *const *tokens, qs_ranks_cb *cb, void *arg)
 {
-	const char *argv[QUEUE_KEYS + QSTORE_RANKS_MAX];
-	struct queue_keys k;
+	struct script_call *sc;
 	struct qcall *c;
 
 	if (n < 1 || n > QSTORE_RANKS_MAX)
 		return -1;
-	qcall_queue_argv(qs, queue, &k, argv);
-	memcpy(argv + QUEUE_KEYS, tokens, (size_t)n * sizeof *tokens);
+	sc = qcall_script(qs, LUA_RANKS, queue, RANKS_K_CONFIG, NULL);
+	for (int i = 0; sc != NULL && i < n; i++)
+		script_add(sc, RANKS_A_TOKENS, tokens[i]);
 	if ((c = qcall_new(qs, read_ranks, cb, arg, "ranks", queue)) != NULL)
 		c->n = (size_t)n;
-	return qcall_eval(qs, c, LUA_RANKS, QUEUE_KEYS, QUEUE_KEYS + n, argv);
+	return qcall_eval(qs, c, sc);
 }
 
 /* ---- admission ------------------------------------------------------------ */
@@ -438,23 +323,25 @@ int
 qstore_tick(struct qstore *qs, const char *queue, long cap, qs_tick_cb *cb,
     void *arg)
 {
-	const char *argv[QUEUE_KEYS + 5];
-	char num[DECIMAL_MAX + 1], ago[DECIMAL_MAX + 1], full[KEYS_MAX];
+	char full[KEYS_MAX];
 	struct queue_keys k;
 	struct draw_keys dk;
+	struct script_call *sc;
 
-	qcall_queue_argv(qs, queue, &k, argv);
-	keys_full(full, qs->prefix, queue);
-	keys_draw(&dk, qs->prefix, queue);
-	argv[QUEUE_KEYS] = full;
-	argv[QUEUE_KEYS + 1] = dk.draw;
-	argv[QUEUE_KEYS + 2] = k.events;
-	argv[QUEUE_KEYS + 3] = decimal_str(num, cap);
-	argv[QUEUE_KEYS + 4] = qs->full_at == 0 ? "-1" :
-	    decimal_str(ago, mono_ms() - qs->full_at);
+	sc = qcall_script(qs, LUA_TICK, queue, TICK_K_CONFIG, &k);
+	if (sc != NULL && keys_full(full, qs->prefix, queue) == 0 &&
+	    keys_draw(&dk, qs->prefix, queue) == 0) {
+		script_set(sc, TICK_K_FULL, full);
+		script_set(sc, TICK_K_DRAW, dk.draw);
+	}
+	if (sc != NULL) {
+		script_set(sc, TICK_A_CHANNEL, k.events);
+		script_set_num(sc, TICK_A_CAP, cap);
+		script_set_num(sc, TICK_A_FULL_AGO_MS, qs->full_at == 0 ? -1 :
+		    mono_ms() - qs->full_at);
+	}
 	return qcall_eval_flags(qs, qcall_new(qs, read_tick, cb, arg, "tick",
-	    queue), LUA_TICK, QUEUE_KEYS + 2, QUEUE_KEYS + 5, argv,
-	    STORE_DURABLE);
+	    queue), sc, STORE_DURABLE);
 }
 
 /* The string elements of the array a, borrowed, as a new list; NULL
@@ -471,7 +358,8 @@ string_list(const redisReply *a, size_t *n)
 	return list;
 }
 
-/* A list of strings: the whole reply (c->n 0) or its second element. */
+/* A list of strings: the whole reply, or its field c->list after a
+ * result word. */
 void
 qcall_read_strings(struct qcall *c, enum result r, const redisReply *rp)
 {
@@ -479,8 +367,10 @@ qcall_read_strings(struct qcall *c, enum result r, const redisReply *rp)
 	const char **list = NULL;
 	size_t n = 0;
 
-	if (r == RESULT_OK && c->n == 1 && (r = qreply_first(rp)) == RESULT_OK)
-		a = rp->elements == 2 ? rp->element[1] : NULL;
+	if (r == RESULT_OK && c->list >= 0 &&
+	    (r = qreply_first(rp)) == RESULT_OK)
+		a = rp->elements == (size_t)c->list + 1 ?
+		    rp->element[c->list] : NULL;
 	if (r == RESULT_OK && (a == NULL || a->type != REDIS_REPLY_ARRAY))
 		r = qcall_misshaped(c);
 	if (r == RESULT_OK && (list = string_list(a, &n)) == NULL)
@@ -509,7 +399,7 @@ read_end(struct qcall *c, enum result r, const redisReply *rp)
 
 	if (r == RESULT_OK) {
 		r = qreply_first(rp);
-		was = qreply_str(rp, 1);
+		was = qreply_str(rp, END_WAS);
 		if (r == RESULT_OK && was == NULL)
 			r = qcall_misshaped(c);
 	}
@@ -517,28 +407,39 @@ read_end(struct qcall *c, enum result r, const redisReply *rp)
 }
 
 /*
- * leave.lua, admin_kick.lua: KEYS[8] is the token's revoked key; ARGV the
- * token, the events channel (a slot may refill) and the checkers' leeway,
- * so an ended session's pass dies.
+ * leave.lua, admin_kick.lua: the token's revoked key, so an ended
+ * session's pass dies (living the checkers' leeway past the pass), and
+ * the events channel (a slot may refill, or the streams hear of it).
  */
+static const struct {
+	enum lua_script_id id;
+	int config, revoked, token, channel, leeway_ms;
+} ends[] = {
+	[QS_LEAVE] = { LUA_LEAVE, LEAVE_K_CONFIG, LEAVE_K_REVOKED,
+	    LEAVE_A_TOKEN, LEAVE_A_CHANNEL, LEAVE_A_LEEWAY_MS },
+	[QS_KICK] = { LUA_ADMIN_KICK, ADMIN_KICK_K_CONFIG, ADMIN_KICK_K_REVOKED,
+	    ADMIN_KICK_A_TOKEN, ADMIN_KICK_A_CHANNEL, ADMIN_KICK_A_LEEWAY_MS },
+};
+
 int
 qstore_end(struct qstore *qs, enum qs_end how, const char *queue,
     const char *token, qs_end_cb *cb, void *arg)
 {
-	const char *argv[QUEUE_KEYS + 4];
-	char revoked[KEYS_MAX + 48], leeway[DECIMAL_MAX + 1];
+	char revoked[KEYS_MAX + 48];
 	struct queue_keys k;
+	struct script_call *sc;
 
-	qcall_queue_argv(qs, queue, &k, argv);
-	keys_revoked(revoked, sizeof revoked, qs->prefix, queue, token);
-	argv[QUEUE_KEYS] = revoked;
-	argv[QUEUE_KEYS + 1] = token;
-	argv[QUEUE_KEYS + 2] = k.events;
-	argv[QUEUE_KEYS + 3] = decimal_str(leeway, PASS_LEEWAY * 1000);
+	sc = qcall_script(qs, ends[how].id, queue, ends[how].config, &k);
+	if (sc != NULL && keys_revoked(revoked, sizeof revoked, qs->prefix,
+	    queue, token) != -1)
+		script_set(sc, ends[how].revoked, revoked);
+	if (sc != NULL) {
+		script_set(sc, ends[how].token, token);
+		script_set(sc, ends[how].channel, k.events);
+		script_set_num(sc, ends[how].leeway_ms, PASS_LEEWAY * 1000);
+	}
 	return qcall_eval_flags(qs, qcall_new(qs, read_end, cb, arg,
-	    how == QS_KICK ? "admin_kick" : "leave", queue), how == QS_KICK ?
-	    LUA_ADMIN_KICK : LUA_LEAVE, QUEUE_KEYS + 1, QUEUE_KEYS + 4, argv,
-	    STORE_DURABLE);
+	    script_info(ends[how].id)->name, queue), sc, STORE_DURABLE);
 }
 
 static void
@@ -586,5 +487,5 @@ qstore_renew(struct qstore *qs, const char *queue, const char *token,
     qs_renew_cb *cb, void *arg)
 {
 	return queue_eval(qs, queue, token, read_renew, cb, arg, "renew",
-	    LUA_RENEW);
+	    LUA_RENEW, RENEW_A_TOKEN);
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "conf.h"
+#include "qstore_types.h"
 #include "result.h"
 #include "renewals.h"
 #include "revoke.h"
@@ -24,43 +25,6 @@
 
 struct store;
 struct qstore;
-
-#define SHOW_NTOTALS 6		/* joined .. removed */
-
-/* A queue's configuration hash as pairs, borrowed from a reply. */
-#define QCONFIG_MAX 64
-struct qconfig {
-	size_t n;
-	const char *key[QCONFIG_MAX];
-	const char *value[QCONFIG_MAX];
-	size_t len[QCONFIG_MAX];
-};
-
-/* A queue's configuration and live figures (admin API, /metrics). */
-struct queue_figures {
-	int exists;
-	struct qconfig config;
-	long long waiting;
-	long long active;
-	long long totals[SHOW_NTOTALS];
-	long long last_minute;		/* admitted in the last minute */
-	long long prequeue;		/* entrants awaiting the draw */
-	long long draw_ms;		/* the draw took; 0: none yet */
-};
-
-/* A tick's work. */
-struct tick_figures {
-	long long expired, abandoned, admitted, waiting;
-	long long full_ms;	/* Redis refused writes at this time; 0: no */
-	int pow_bits;		/* the work a join needs now; -1: off */
-	long long pow_ttl;	/* seconds a challenge stays valid */
-	int draw;		/* enum qs_tick_draw */
-	double rate;		/* how fast the line moves, places a second */
-	char ver[24];		/* the configuration's version it read */
-};
-/* What a scheduled queue's tick asks for. */
-enum qs_tick_draw { TICK_DRAW_NONE, TICK_DRAW_DUE, TICK_DRAW_NO_SEED };
-
 
 /* Calls through s (borrowed) for the keys under prefix (copied). */
 struct qstore *qstore_new(struct store *s, const char *prefix);
@@ -92,7 +56,8 @@ int qstore_summary(struct qstore *qs, const char *queue, qs_standing_cb *cb,
  * A join's use key (keys_used): the join is refused (RESULT_USED) when
  * limit joins carried it already; a join answered with a place counts one
  * use, and the count lives until expires_ms (unix ms). kind and id as
- * keys_valid_used takes them.
+ * keys_valid_used takes them; join.lua is told the kind (an invitation's,
+ * "invite", opens an invite-only queue), not left to read it in the key.
  */
 struct qs_use {
 	const char *kind;
@@ -102,24 +67,29 @@ struct qs_use {
 };
 
 /*
+ * One join's answer: its result (NEW, EXISTING, NO_QUEUE, CLOSED, FULL,
+ * USED, INVITE_REQUIRED, NOT_OPEN, ERROR) and, with a place, the token's
+ * part of its standing: the token, its status, n and the line's length.
+ */
+struct qs_joined {
+	enum result r;
+	char token[37];
+	int active, prequeue;
+	long long n, waiting;
+};
+
+/*
  * join.lua for n joins (at most 64) of queue at once: tokens[i] drawn by
  * the caller, users[i] the user it names or NULL, uses[i] its use key or
  * NULL (uses itself may be NULL: none has one). cb runs once for the
- * batch; when r is RESULT_OK, qstore_join_next reads the joins' answers
- * one by one, in order.
+ * batch; when r is RESULT_OK, head holds the queue's facts every join
+ * shares and each[i] join i's answer, all read before cb runs.
  */
-struct qs_joins;
-typedef void qs_joins_cb(enum result r, struct qs_joins *j, void *arg);
+typedef void qs_joins_cb(enum result r, const struct standing *head,
+    const struct qs_joined *each, int n, void *arg);
 int qstore_join(struct qstore *qs, const char *queue, int n,
     const char *const *tokens, const char *const *users,
     const struct qs_use *const *uses, qs_joins_cb *cb, void *arg);
-/*
- * The next join's result (NEW, EXISTING, NO_QUEUE, CLOSED, FULL, USED, ERROR)
- * and *s its standing (the queue's facts, with that join's token part);
- * token is the one that join sent.
- */
-enum result qstore_join_next(struct qs_joins *j, const char *token,
-    const struct standing **s);
 
 /* ranks.lua: the standing of n streamed tokens at once. */
 struct qs_ranks {

@@ -5,17 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decimal.h"
 #include "keys.h"
 #include "log.h"
 #include "pass.h"
 #include "qstore.h"
 #include "qstore_call.h"
 #include "qstore_reply.h"
+#include "script.h"
 #include "store.h"
 
 #define SHOW_MAX 4096		/* queues in one run of admin_show.lua */
-#define SEED_ARGS 64
+#define PUT_PAIRS_MAX 64	/* fields one admin_put.lua changes */
+
+_Static_assert(SHOW_NTOTALS == TOTALS_FIELDS,
+    "qstore.h's SHOW_NTOTALS is not scripts.def's TOTALS_FIELDS");
 
 /* ---- the admin API's scripts ----------------------------------------- */
 
@@ -40,24 +43,23 @@ int
 qstore_show(struct qstore *qs, const char *const *names, size_t n,
     qs_figures_cb *cb, void *arg)
 {
-	const char **argv = calloc(n ? n * QUEUE_KEYS : 1, sizeof *argv);
-	struct queue_keys *k = calloc(n ? n : 1, sizeof *k);
-	struct qcall *c = NULL;
-	int rc = -1;
+	struct script_call *sc;
+	struct qcall *c;
 
-	if (argv == NULL || k == NULL || n > SHOW_MAX)
-		goto done;
-	for (size_t i = 0; i < n; i++)
-		qcall_queue_argv(qs, names[i], &k[i], argv + i * QUEUE_KEYS);
+	if (n > SHOW_MAX || (sc = script_call_new(LUA_ADMIN_SHOW)) == NULL)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct queue_keys k;
+
+		/* A name no key can hold: empty keys, answered as none. */
+		if (keys_queue(&k, qs->prefix, names[i]) == -1)
+			memset(&k, 0, sizeof k);
+		script_add_queue(sc, ADMIN_SHOW_K_QUEUES, &k);
+	}
 	if ((c = qcall_new(qs, read_figures, cb, arg, "admin_show",
 	    n == 1 ? names[0] : NULL)) != NULL)
 		c->n = n;
-	rc = qcall_eval(qs, c, LUA_ADMIN_SHOW, (int)(n * QUEUE_KEYS),
-	    (int)(n * QUEUE_KEYS), argv);
-done:
-	free(argv);
-	free(k);
-	return rc;
+	return qcall_eval(qs, c, sc);
 }
 
 static void
@@ -68,65 +70,54 @@ read_config(struct qcall *c, enum result r, const redisReply *rp)
 	if (r == RESULT_OK) {
 		r = qreply_first(rp);
 		if ((r == RESULT_OK || r == RESULT_NEW) &&
-		    (rp->elements != 2 ||
-		    qreply_config(rp->element[1], &config) == -1))
+		    (rp->elements != PUT_FIELDS ||
+		    qreply_config(rp->element[PUT_CONFIG], &config) == -1))
 			r = qcall_misshaped(c);
 	}
 	((qs_config_cb *)c->cb)(r, &config, c->arg);
 }
 
-struct field_args {
-	const char *argv[5 + 4 * SEED_ARGS];
-	char *copies[2 * SEED_ARGS];	/* the values are borrowed */
-	int argc, ncopies;
+/* A queue's fields, as conf_queue_fields gives them, into run. */
+struct fields_to {
+	struct script_call *sc;
+	int run;
 };
 
 static void
 add_field(const char *key, const char *value, void *arg)
 {
-	struct field_args *a = arg;
-	char *copy;
+	struct fields_to *f = arg;
 
-	if (a->argc + 2 > (int)(sizeof a->argv / sizeof a->argv[0]) ||
-	    a->ncopies >= (int)(sizeof a->copies / sizeof a->copies[0]) ||
-	    (copy = strdup(value)) == NULL)
-		return;
-	a->copies[a->ncopies++] = copy;
-	a->argv[a->argc++] = key;
-	a->argv[a->argc++] = copy;
-}
-
-static void
-fields_free(struct field_args *a)
-{
-	for (int i = 0; i < a->ncopies; i++)
-		free(a->copies[i]);
+	script_add(f->sc, f->run, key);
+	script_add(f->sc, f->run, value);
 }
 
 int
 qstore_put(struct qstore *qs, const char *queue, const char *const *pairs,
     int npairs, const struct queue_conf *q, qs_config_cb *cb, void *arg)
 {
-	struct field_args a = { .argc = 0 };
-	char registry[KEYS_MAX], n[DECIMAL_MAX + 1];
+	struct script_call *sc = script_call_new(LUA_ADMIN_PUT);
+	struct fields_to f = { sc, ADMIN_PUT_A_FIELDS };
+	char registry[KEYS_MAX];
 	struct queue_keys k;
 	struct draw_keys dk;
-	int rc;
 
-	if (npairs < 0 || npairs > SEED_ARGS)
+	if (sc == NULL || npairs < 0 || npairs > PUT_PAIRS_MAX ||
+	    keys_queue(&k, qs->prefix, queue) ==
+	    -1 || keys_registry(registry, qs->prefix) == -1 ||
+	    keys_draw(&dk, qs->prefix, queue) == -1) {
+		script_call_free(sc);
 		return -1;
-	keys_queue(&k, qs->prefix, queue);
-	keys_registry(registry, qs->prefix);
-	keys_draw(&dk, qs->prefix, queue);
-	a.argv[0] = k.config, a.argv[1] = registry, a.argv[2] = dk.draw;
-	a.argv[3] = queue, a.argv[4] = decimal_str(n, npairs), a.argc = 5;
-	memcpy(a.argv + 5, pairs, 2 * (size_t)npairs * sizeof *pairs);
-	a.argc += 2 * npairs;
-	conf_queue_fields(q, add_field, &a);
-	rc = qcall_eval(qs, qcall_new(qs, read_config, cb, arg, "admin_put", queue),
-	    LUA_ADMIN_PUT, 3, a.argc, a.argv);
-	fields_free(&a);
-	return rc;
+	}
+	script_set(sc, ADMIN_PUT_K_CONFIG, k.config);
+	script_set(sc, ADMIN_PUT_K_REGISTRY, registry);
+	script_set(sc, ADMIN_PUT_K_DRAW, dk.draw);
+	script_set(sc, ADMIN_PUT_A_QUEUE, queue);
+	for (int i = 0; i < 2 * npairs; i++)
+		script_add(sc, ADMIN_PUT_A_PAIRS, pairs[i]);
+	conf_queue_fields(q, add_field, &f);
+	return qcall_eval(qs, qcall_new(qs, read_config, cb, arg, "admin_put",
+	    queue), sc);
 }
 
 static void
@@ -136,7 +127,8 @@ read_state(struct qcall *c, enum result r, const redisReply *rp)
 
 	if (r == RESULT_OK) {
 		r = qreply_first(rp);
-		before = qreply_str(rp, 1), after = qreply_str(rp, 2);
+		before = qreply_str(rp, SET_STATE_BEFORE);
+		after = qreply_str(rp, SET_STATE_AFTER);
 		if (r == RESULT_OK && (before == NULL || after == NULL))
 			r = qcall_misshaped(c);
 	}
@@ -147,33 +139,38 @@ int
 qstore_state(struct qstore *qs, const char *queue, const char *to,
     const char *from, qs_state_cb *cb, void *arg)
 {
+	struct script_call *sc = script_call_new(LUA_ADMIN_STATE);
 	struct queue_keys k;
-	const char *argv[3];
 
-	keys_queue(&k, qs->prefix, queue);
-	argv[0] = k.config, argv[1] = to, argv[2] = from ? from : "";
+	if (sc == NULL || keys_queue(&k, qs->prefix, queue) == -1) {
+		script_call_free(sc);
+		return -1;
+	}
+	script_set(sc, ADMIN_STATE_K_CONFIG, k.config);
+	script_set(sc, ADMIN_STATE_A_TO, to);
+	script_set(sc, ADMIN_STATE_A_FROM, from ? from : "");
 	return qcall_eval(qs, qcall_new(qs, read_state, cb, arg, "admin_state",
-	    queue), LUA_ADMIN_STATE, 1, 3, argv);
+	    queue), sc);
 }
 
 int
 qstore_promote(struct qstore *qs, const char *queue, long count,
     qs_strings_cb *cb, void *arg)
 {
-	const char *argv[QUEUE_KEYS + 2];
-	char n[DECIMAL_MAX + 1];
 	struct queue_keys k;
+	struct script_call *sc;
 	struct qcall *c;
 
-	qcall_queue_argv(qs, queue, &k, argv);
-	argv[QUEUE_KEYS] = k.events;
-	argv[QUEUE_KEYS + 1] = decimal_str(n, count);
-	/* { 'ok', { token, ... } }: the list is the reply's second. */
-	if ((c = qcall_new(qs, qcall_read_strings, cb, arg, "admin_promote", queue)) !=
-	    NULL)
-		c->n = 1;
-	return qcall_eval(qs, c, LUA_ADMIN_PROMOTE, QUEUE_KEYS, QUEUE_KEYS + 2,
-	    argv);
+	sc = qcall_script(qs, LUA_ADMIN_PROMOTE, queue, ADMIN_PROMOTE_K_CONFIG,
+	    &k);
+	if (sc != NULL) {
+		script_set(sc, ADMIN_PROMOTE_A_CHANNEL, k.events);
+		script_set_num(sc, ADMIN_PROMOTE_A_COUNT, count);
+	}
+	if ((c = qcall_new(qs, qcall_read_strings, cb, arg, "admin_promote",
+	    queue)) != NULL)
+		c->list = PROMOTE_TOKENS;
+	return qcall_eval(qs, c, sc);
 }
 
 static void
@@ -184,31 +181,33 @@ read_done(struct qcall *c, enum result r, const redisReply *rp)
 	((qs_done_cb *)c->cb)(r, c->arg);
 }
 
-/* KEYS[9] is the queue's dropped key; ARGV[3] the checkers' leeway, so
- * the queue's passes die with it. */
+/* The queue's dropped key, with the checkers' leeway, so the queue's
+ * passes die with it; its draw's keys, so a queue made again under the
+ * name draws anew. */
 int
 qstore_drop(struct qstore *qs, const char *queue, qs_done_cb *cb, void *arg)
 {
-	const char *argv[QUEUE_KEYS + 9];
-	char registry[KEYS_MAX], dropped[KEYS_MAX], leeway[DECIMAL_MAX + 1];
+	char registry[KEYS_MAX], dropped[KEYS_MAX];
 	struct queue_keys k;
 	struct draw_keys dk;
+	struct script_call *sc;
 
-	qcall_queue_argv(qs, queue, &k, argv);
-	keys_registry(registry, qs->prefix);
-	keys_dropped(dropped, qs->prefix, queue);
-	keys_draw(&dk, qs->prefix, queue);
-	argv[QUEUE_KEYS] = registry;
-	argv[QUEUE_KEYS + 1] = dropped;
-	argv[QUEUE_KEYS + 2] = dk.draw;
-	argv[QUEUE_KEYS + 3] = dk.sorted;
-	argv[QUEUE_KEYS + 4] = dk.order;
-	argv[QUEUE_KEYS + 5] = dk.lock;
-	argv[QUEUE_KEYS + 6] = queue;
-	argv[QUEUE_KEYS + 7] = k.events;
-	argv[QUEUE_KEYS + 8] = decimal_str(leeway, PASS_LEEWAY * 1000);
-	return qcall_eval(qs, qcall_new(qs, read_done, cb, arg, "admin_drop", queue),
-	    LUA_ADMIN_DROP, QUEUE_KEYS + 6, QUEUE_KEYS + 9, argv);
+	sc = qcall_script(qs, LUA_ADMIN_DROP, queue, ADMIN_DROP_K_CONFIG, &k);
+	if (sc != NULL && keys_registry(registry, qs->prefix) == 0 &&
+	    keys_dropped(dropped, qs->prefix, queue) == 0 &&
+	    keys_draw(&dk, qs->prefix, queue) == 0) {
+		script_set(sc, ADMIN_DROP_K_REGISTRY, registry);
+		script_set(sc, ADMIN_DROP_K_DROPPED, dropped);
+		script_set(sc, ADMIN_DROP_K_DRAW, dk.draw);
+		script_set(sc, ADMIN_DROP_K_SORTED, dk.sorted);
+		script_set(sc, ADMIN_DROP_K_ORDER, dk.order);
+		script_set(sc, ADMIN_DROP_K_LOCK, dk.lock);
+		script_set(sc, ADMIN_DROP_A_QUEUE, queue);
+		script_set(sc, ADMIN_DROP_A_CHANNEL, k.events);
+		script_set_num(sc, ADMIN_DROP_A_LEEWAY_MS, PASS_LEEWAY * 1000);
+	}
+	return qcall_eval(qs, qcall_new(qs, read_done, cb, arg, "admin_drop",
+	    queue), sc);
 }
 
 /* ---- the marker of Redis's data ------------------------------------ */
@@ -217,13 +216,31 @@ static void
 read_epoch(struct qcall *c, enum result r, const redisReply *rp)
 {
 	const char *value = NULL;
+	long long created = 0;
 
 	if (r == RESULT_OK && (rp->type != REDIS_REPLY_ARRAY ||
-	    rp->elements != 2 || (value = qreply_str(rp, 0)) == NULL ||
-	    rp->element[1]->type != REDIS_REPLY_INTEGER))
+	    rp->elements != EPOCH_FIELDS ||
+	    (value = qreply_str(rp, EPOCH_VALUE)) == NULL ||
+	    rp->element[EPOCH_CREATED]->type != REDIS_REPLY_INTEGER ||
+	    qreply_num(rp, EPOCH_CREATED, &created) == -1))
 		r = qcall_misshaped(c);
-	((qs_epoch_cb *)c->cb)(r, value, r == RESULT_OK &&
-	    rp->element[1]->integer == 1, c->arg);
+	((qs_epoch_cb *)c->cb)(r, value, r == RESULT_OK && created == 1,
+	    c->arg);
+}
+
+/* epoch.lua's "written once" on key, for what (logs). */
+static int
+written_once(struct qstore *qs, const char *key, const char *fresh,
+    const char *what, qs_epoch_cb *cb, void *arg)
+{
+	struct script_call *sc = script_call_new(LUA_EPOCH);
+
+	if (sc != NULL) {
+		script_set(sc, EPOCH_K_KEY, key);
+		script_set(sc, EPOCH_A_FRESH, fresh);
+	}
+	return qcall_eval(qs, qcall_new(qs, read_epoch, cb, arg, what, NULL),
+	    sc);
 }
 
 int
@@ -231,11 +248,10 @@ qstore_epoch(struct qstore *qs, const char *fresh, qs_epoch_cb *cb,
     void *arg)
 {
 	char key[KEYS_MAX];
-	const char *argv[2] = { key, fresh };
 
-	keys_epoch(key, qs->prefix);
-	return qcall_eval(qs, qcall_new(qs, read_epoch, cb, arg, "epoch", NULL),
-	    LUA_EPOCH, 1, 2, argv);
+	if (keys_epoch(key, qs->prefix) == -1)
+		return -1;
+	return written_once(qs, key, fresh, "epoch", cb, arg);
 }
 
 /* The challenges' shared key: epoch.lua's "written once" on its key. */
@@ -244,11 +260,10 @@ qstore_powkey(struct qstore *qs, const char *fresh, qs_epoch_cb *cb,
     void *arg)
 {
 	char key[KEYS_MAX];
-	const char *argv[2] = { key, fresh };
 
-	keys_powkey(key, qs->prefix);
-	return qcall_eval(qs, qcall_new(qs, read_epoch, cb, arg, "powkey",
-	    NULL), LUA_EPOCH, 1, 2, argv);
+	if (keys_powkey(key, qs->prefix) == -1)
+		return -1;
+	return written_once(qs, key, fresh, "powkey", cb, arg);
 }
 
 /* ---- the file's queues --------------------------------------------------- */
@@ -264,21 +279,25 @@ read_seeded(struct qcall *c, enum result r, const redisReply *rp)
 void
 qstore_seed(struct qstore *qs, const struct queue_conf *q, const char *how)
 {
-	struct field_args a = { .argc = 0 };
+	struct script_call *sc = script_call_new(LUA_CONFIG_INIT);
+	struct fields_to f = { sc, CONFIG_INIT_A_FIELDS };
 	char registry[KEYS_MAX];
 	struct queue_keys k;
 	struct draw_keys dk;
 
-	keys_registry(registry, qs->prefix);
-	keys_queue(&k, qs->prefix, q->name);
-	keys_draw(&dk, qs->prefix, q->name);
-	a.argv[a.argc++] = k.config;
-	a.argv[a.argc++] = registry;
-	a.argv[a.argc++] = dk.draw;
-	a.argv[a.argc++] = how;
-	a.argv[a.argc++] = q->name;
-	conf_queue_fields(q, add_field, &a);
+	if (sc == NULL || keys_registry(registry, qs->prefix) == -1 ||
+	    keys_queue(&k, qs->prefix, q->name) == -1 ||
+	    keys_draw(&dk, qs->prefix, q->name) == -1) {
+		script_call_free(sc);
+		log_error("event=queue_config_failed queue=%s", q->name);
+		return;
+	}
+	script_set(sc, CONFIG_INIT_K_CONFIG, k.config);
+	script_set(sc, CONFIG_INIT_K_REGISTRY, registry);
+	script_set(sc, CONFIG_INIT_K_DRAW, dk.draw);
+	script_set(sc, CONFIG_INIT_A_HOW, how);
+	script_set(sc, CONFIG_INIT_A_QUEUE, q->name);
+	conf_queue_fields(q, add_field, &f);
 	qcall_eval(qs, qcall_new(qs, read_seeded, NULL, NULL, "config_init",
-	    q->name), LUA_CONFIG_INIT, 3, a.argc, a.argv);
-	fields_free(&a);
+	    q->name), sc);
 }

@@ -1,31 +1,152 @@
 /*
- * qstore_draw.c: the queue store's calls of a scheduled queue's draw;
- * see qstore_draw.h. KEYS are lib.lua's seven queue keys, then the draw's
- * (keys.c: keys_draw) in the order each script's header gives.
+ * qstore_draw.c: the queue store's calls of a scheduled queue's draw, and
+ * the reading of their replies (scripts.def's DRAW_* shapes); see
+ * qstore_draw.h. KEYS are lib.lua's seven queue keys, then the draw's
+ * (keys.c: keys_draw).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "decimal.h"
+#include "events.h"
 #include "keys.h"
 #include "qstore_call.h"
 #include "qstore_draw.h"
 #include "qstore_reply.h"
+#include "script.h"
 
-#define DRAW_KEYS 4		/* draw, sorted, order, lock */
+/* ---- the replies ------------------------------------------------------ */
 
-/* lib.lua's queue keys, then the draw's, into argv; how many. */
+/* Every reply of draw_step.lua starts with its kind. */
+#define DRAW_KIND (int)DRAW_HASH_KIND
+_Static_assert((int)DRAW_MORE_KIND == DRAW_KIND &&
+    (int)DRAW_SUM_KIND == DRAW_KIND && (int)DRAW_BYTES_KIND == DRAW_KIND &&
+    (int)DRAW_DRAWN_KIND == DRAW_KIND,
+    "scripts.def: a draw_step.lua reply not led by its kind");
+
+static const char *const draw_kinds[] = {
+	[QS_DRAW_BUSY] = "busy", [QS_DRAW_IDLE] = "idle",
+	[QS_DRAW_HASH] = "hash", [QS_DRAW_MORE] = "more",
+	[QS_DRAW_SUM] = "sum", [QS_DRAW_BYTES] = "bytes",
+	[QS_DRAW_DRAWN] = "drawn",
+};
+
+/* The entrants to hash: tokens and scores allocated into *list. */
 static int
-draw_argv(struct qstore *qs, const char *queue, struct queue_keys *k,
-    struct draw_keys *dk, const char **argv)
+draw_hash(const redisReply *r, struct qs_draw_step *d, const char ***list)
 {
-	qcall_queue_argv(qs, queue, k, argv);
-	keys_draw(dk, qs->prefix, queue);
-	argv[QUEUE_KEYS] = dk->draw;
-	argv[QUEUE_KEYS + 1] = dk->sorted;
-	argv[QUEUE_KEYS + 2] = dk->order;
-	argv[QUEUE_KEYS + 3] = dk->lock;
-	return QUEUE_KEYS + DRAW_KEYS;
+	size_t n = (r->elements - DRAW_HASH_ENTRANTS) / ENTRANT_FIELDS;
+
+	if (r->elements < DRAW_HASH_ENTRANTS + ENTRANT_FIELDS ||
+	    (r->elements - DRAW_HASH_ENTRANTS) % ENTRANT_FIELDS != 0 ||
+	    (d->seed = qreply_str(r, DRAW_HASH_SEED)) == NULL ||
+	    (d->beacon = qreply_str(r, DRAW_HASH_BEACON)) == NULL ||
+	    (*list = calloc(2 * n, sizeof **list)) == NULL)
+		return -1;
+	d->tokens = *list, d->scores = *list + n, d->n = n;
+	for (size_t i = 0; i < n; i++) {
+		size_t e = DRAW_HASH_ENTRANTS + i * ENTRANT_FIELDS;
+
+		if ((d->tokens[i] = qreply_str(r, e + ENTRANT_TOKEN)) == NULL ||
+		    (d->scores[i] = qreply_str(r, e + ENTRANT_SCORE)) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+/* Field i, a string, into *bytes and *len (borrowed). */
+static int
+draw_text(const redisReply *r, size_t i, const char **bytes, size_t *len)
+{
+	if (r->element[i]->type != REDIS_REPLY_STRING)
+		return -1;
+	*bytes = r->element[i]->str, *len = r->element[i]->len;
+	return 0;
+}
+
+/* A step's reply into d: its kind, then the fields of that kind's shape.
+ * Tokens and scores of a HASH step are allocated into *list (free it). */
+static int
+draw_step_reply(const redisReply *r, struct qs_draw_step *d,
+    const char ***list)
+{
+	const char *w = qreply_str(r, DRAW_KIND);
+	size_t k;
+
+	memset(d, 0, sizeof *d);
+	*list = NULL;
+	if (w == NULL)
+		return -1;
+	for (k = 0; k < sizeof draw_kinds / sizeof draw_kinds[0]; k++)
+		if (strcmp(w, draw_kinds[k]) == 0)
+			break;
+	d->kind = (enum qs_draw_kind)k;
+	switch (k) {
+	case QS_DRAW_HASH:
+		return draw_hash(r, d, list);
+	case QS_DRAW_BYTES:
+		return r->elements == DRAW_BYTES_FIELDS ? draw_text(r,
+		    DRAW_BYTES_TEXT, &d->bytes, &d->len) : -1;
+	case QS_DRAW_DRAWN:
+		return r->elements == DRAW_DRAWN_FIELDS &&
+		    qreply_num(r, DRAW_DRAWN_ENTRANTS, &d->entrants) == 0 &&
+		    qreply_num(r, DRAW_DRAWN_STARTED_MS, &d->started_ms) == 0 &&
+		    qreply_num(r, DRAW_DRAWN_NOW_MS, &d->now_ms) == 0 ? 0 : -1;
+	case QS_DRAW_MORE:
+		return r->elements == DRAW_MORE_FIELDS &&
+		    draw_text(r, DRAW_MORE_PIECE, &d->bytes, &d->len) == 0 &&
+		    qreply_num(r, DRAW_MORE_INDEX, &d->index) == 0 ? 0 : -1;
+	case QS_DRAW_SUM:
+		return r->elements == DRAW_SUM_FIELDS &&
+		    qreply_num(r, DRAW_SUM_PIECES, &d->index) == 0 ? 0 : -1;
+	case QS_DRAW_BUSY: case QS_DRAW_IDLE:
+		return 0;
+	}
+	return -1;
+}
+
+/* A string field, or "" for a nil (an unset field of the draw's hash). */
+static const char *
+str_or_empty(const redisReply *r, size_t i)
+{
+	const char *s = qreply_str(r, i);
+
+	return s ? s : "";
+}
+
+static int
+draw_view_reply(const redisReply *r, struct qs_draw_view *v)
+{
+	memset(v, 0, sizeof *v);
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != DRAW_VIEW_FIELDS ||
+	    qreply_num(r, DRAW_VIEW_OPENS_AT, &v->opens_at) == -1 ||
+	    qreply_num(r, DRAW_VIEW_ENTRANTS, &v->entrants) == -1 ||
+	    qreply_num(r, DRAW_VIEW_DRAWN_AT, &v->drawn_at) == -1 ||
+	    qreply_num(r, DRAW_VIEW_MS, &v->ms) == -1 ||
+	    (v->state = qreply_str(r, DRAW_VIEW_STATE)) == NULL ||
+	    (v->commit = qreply_str(r, DRAW_VIEW_COMMIT)) == NULL)
+		return -1;
+	v->beacon_round = str_or_empty(r, DRAW_VIEW_BEACON_ROUND);
+	v->seed = str_or_empty(r, DRAW_VIEW_SEED);
+	v->beacon = str_or_empty(r, DRAW_VIEW_BEACON);
+	v->order_sha256 = str_or_empty(r, DRAW_VIEW_ORDER_SHA256);
+	return 0;
+}
+
+/* ---- the calls -------------------------------------------------------- */
+
+/* A call of script id with queue's keys from slot config on and the
+ * draw's hash in slot draw; NULL when out of memory or queue is no
+ * queue's name. */
+static struct script_call *
+draw_script(struct qstore *qs, enum lua_script_id id, const char *queue,
+    int config, int draw, struct draw_keys *dk)
+{
+	struct script_call *sc = qcall_script(qs, id, queue, config, NULL);
+
+	if (sc != NULL && keys_draw(dk, qs->prefix, queue) == 0)
+		script_set(sc, draw, dk->draw);
+	return sc;
 }
 
 static void
@@ -35,37 +156,35 @@ read_step(struct qcall *c, enum result r, const redisReply *rp)
 	const char **list = NULL;
 
 	memset(&d, 0, sizeof d);
-	if (r == RESULT_OK && qreply_draw_step(rp, &d, &list) == -1)
+	if (r == RESULT_OK && draw_step_reply(rp, &d, &list) == -1)
 		r = qcall_misshaped(c);
 	((qs_draw_step_cb *)c->cb)(r, &d, c->arg);
 	free(list);
 }
 
 int
-qstore_draw_step(struct qstore *qs, const char *queue, const char *owner,
-    long lock_ms, int chunk, const char *op, const char *const *args,
-    size_t nargs, qs_draw_step_cb *cb, void *arg)
+qstore_draw_step(struct qstore *qs, const char *queue,
+    const struct qs_draw_op *op, qs_draw_step_cb *cb, void *arg)
 {
-	const char **argv = calloc(QUEUE_KEYS + DRAW_KEYS + 4 + nargs,
-	    sizeof *argv);
-	char lock[DECIMAL_MAX + 1], n[DECIMAL_MAX + 1];
-	struct queue_keys k;
 	struct draw_keys dk;
-	int argc, rc;
+	struct script_call *sc;
 
-	if (argv == NULL)
-		return -1;
-	argc = draw_argv(qs, queue, &k, &dk, argv);
-	argv[argc++] = owner;
-	argv[argc++] = decimal_str(lock, lock_ms);
-	argv[argc++] = decimal_str(n, chunk);
-	argv[argc++] = op;
-	for (size_t i = 0; i < nargs; i++)
-		argv[argc++] = args[i];
-	rc = qcall_eval(qs, qcall_new(qs, read_step, cb, arg, "draw_step",
-	    queue), LUA_DRAW_STEP, QUEUE_KEYS + DRAW_KEYS, argc, argv);
-	free(argv);
-	return rc;
+	sc = draw_script(qs, LUA_DRAW_STEP, queue, DRAW_STEP_K_CONFIG,
+	    DRAW_STEP_K_DRAW, &dk);
+	if (sc != NULL) {
+		script_set(sc, DRAW_STEP_K_SORTED, dk.sorted);
+		script_set(sc, DRAW_STEP_K_ORDER, dk.order);
+		script_set(sc, DRAW_STEP_K_LOCK, dk.lock);
+		script_set(sc, DRAW_STEP_A_OWNER, op->owner);
+		script_set_num(sc, DRAW_STEP_A_LOCK_MS, op->lock_ms);
+		script_set_num(sc, DRAW_STEP_A_CHUNK, op->chunk);
+		script_set(sc, DRAW_STEP_A_OP, op->op);
+		script_set(sc, DRAW_STEP_A_OPERAND, op->operand);
+		for (size_t i = 0; i < op->n; i++)
+			script_add(sc, DRAW_STEP_A_MEMBERS, op->members[i]);
+	}
+	return qcall_eval(qs, qcall_new(qs, read_step, cb, arg, "draw_step",
+	    queue), sc);
 }
 
 static void
@@ -75,7 +194,7 @@ read_view(struct qcall *c, enum result r, const redisReply *rp)
 
 	memset(&v, 0, sizeof v);
 	if (r == RESULT_OK && (r = qreply_first(rp)) == RESULT_OK &&
-	    qreply_draw_view(rp, &v) == -1)
+	    draw_view_reply(rp, &v) == -1)
 		r = qcall_misshaped(c);
 	((qs_draw_view_cb *)c->cb)(r, &v, c->arg);
 }
@@ -84,13 +203,11 @@ int
 qstore_draw_show(struct qstore *qs, const char *queue, qs_draw_view_cb *cb,
     void *arg)
 {
-	const char *argv[QUEUE_KEYS + DRAW_KEYS];
-	struct queue_keys k;
 	struct draw_keys dk;
 
-	draw_argv(qs, queue, &k, &dk, argv);
 	return qcall_eval(qs, qcall_new(qs, read_view, cb, arg, "draw_show",
-	    queue), LUA_DRAW_SHOW, QUEUE_KEYS + 1, QUEUE_KEYS + 1, argv);
+	    queue), draw_script(qs, LUA_DRAW_SHOW, queue, DRAW_SHOW_K_CONFIG,
+	    DRAW_SHOW_K_DRAW, &dk));
 }
 
 static void
@@ -106,29 +223,32 @@ qstore_draw_commit(struct qstore *qs, const char *queue,
     const char *seed_hex, const char *commit_hex, qs_draw_done_cb *cb,
     void *arg)
 {
-	const char *argv[QUEUE_KEYS + DRAW_KEYS + 2];
-	struct queue_keys k;
 	struct draw_keys dk;
+	struct script_call *sc;
 
-	draw_argv(qs, queue, &k, &dk, argv);
-	argv[QUEUE_KEYS + 1] = seed_hex;
-	argv[QUEUE_KEYS + 2] = commit_hex;
+	sc = draw_script(qs, LUA_DRAW_COMMIT, queue, DRAW_COMMIT_K_CONFIG,
+	    DRAW_COMMIT_K_DRAW, &dk);
+	if (sc != NULL) {
+		script_set(sc, DRAW_COMMIT_A_SEED, seed_hex);
+		script_set(sc, DRAW_COMMIT_A_COMMIT, commit_hex);
+	}
 	return qcall_eval(qs, qcall_new(qs, read_done, cb, arg, "draw_commit",
-	    queue), LUA_DRAW_COMMIT, QUEUE_KEYS + 1, QUEUE_KEYS + 3, argv);
+	    queue), sc);
 }
 
 int
 qstore_draw_beacon(struct qstore *qs, const char *queue,
     const char *beacon_hex, qs_draw_done_cb *cb, void *arg)
 {
-	const char *argv[QUEUE_KEYS + DRAW_KEYS + 1];
-	struct queue_keys k;
 	struct draw_keys dk;
+	struct script_call *sc;
 
-	draw_argv(qs, queue, &k, &dk, argv);
-	argv[QUEUE_KEYS + 1] = beacon_hex;
+	sc = draw_script(qs, LUA_DRAW_BEACON, queue, DRAW_BEACON_K_CONFIG,
+	    DRAW_BEACON_K_DRAW, &dk);
+	if (sc != NULL)
+		script_set(sc, DRAW_BEACON_A_BEACON, beacon_hex);
 	return qcall_eval(qs, qcall_new(qs, read_done, cb, arg, "draw_beacon",
-	    queue), LUA_DRAW_BEACON, QUEUE_KEYS + 1, QUEUE_KEYS + 2, argv);
+	    queue), sc);
 }
 
 static void
@@ -168,9 +288,11 @@ int
 qstore_draw_announce(struct qstore *qs, const char *queue)
 {
 	struct queue_keys k;
-	const char *argv[] = { "PUBLISH", k.events, "drawn" };
+	char msg[16];
+	const char *argv[] = { "PUBLISH", k.events, msg };
 
-	if (keys_queue(&k, qs->prefix, queue) == -1)
+	if (keys_queue(&k, qs->prefix, queue) == -1 ||
+	    event_format(msg, sizeof msg, EVENT_DRAWN, NULL, NULL, 0) == -1)
 		return -1;
 	return qcall_command(qs, qcall_new(qs, read_announced, NULL, NULL,
 	    "publish", queue), 3, argv);

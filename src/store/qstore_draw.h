@@ -34,13 +34,26 @@ struct qs_draw_view {
 	long long opens_at, entrants, drawn_at, ms;
 };
 
-/* The op of a step: "go", "hashed" (args: the cursor, then members),
- * "read" (args: a piece's index) or "summed" (args: the order's hash). */
+/*
+ * A step, by the instance owner holding the lock for lock_ms, handed
+ * chunk entrants at most: op "go"; "hashed" (operand: the cursor, the
+ * last score hashed; members: the n members of the entrants hashed);
+ * "read" (operand: a piece's index) or "summed" (operand: the order's
+ * hash).
+ */
+struct qs_draw_op {
+	const char *owner;
+	long lock_ms;
+	int chunk;
+	const char *op;
+	const char *operand;		/* "" for "go" */
+	const char *const *members;
+	size_t n;
+};
 typedef void qs_draw_step_cb(enum result r, const struct qs_draw_step *d,
     void *arg);
 int qstore_draw_step(struct qstore *qs, const char *queue,
-    const char *owner, long lock_ms, int chunk, const char *op,
-    const char *const *args, size_t nargs, qs_draw_step_cb *cb, void *arg);
+    const struct qs_draw_op *op, qs_draw_step_cb *cb, void *arg);
 
 typedef void qs_draw_view_cb(enum result r, const struct qs_draw_view *v,
     void *arg);

@@ -62,20 +62,6 @@ struct call {
 static void store_connect(struct store *s);
 static void store_drop(struct store *s, const char *why);
 
-/* Error replies that mean "not serving now", not "your command is bad". */
-static int
-store_error_unavailable(const char *msg)
-{
-	static const char *codes[] = { "LOADING", "BUSY", "MISCONF", "OOM",
-	    "READONLY", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN", NULL };
-
-	for (int i = 0; codes[i]; i++)
-		if (strncmp(msg, codes[i], strlen(codes[i])) == 0)
-			return 1;
-	/* Redis wraps errors of commands called from a script. */
-	return strstr(msg, "OOM command not allowed") != NULL;
-}
-
 /* Out of the list of calls hiredis holds, its timer stopped. */
 static void
 call_unlink(struct call *c)
@@ -132,10 +118,9 @@ fail:
 
 static void
 call_answer(struct call *c, enum store_status status, const redisReply *r,
-    const char *error)
+    enum store_error code, const char *error)
 {
-	struct store_result res = { status, r, error };
-
+	struct store_result res = { status, r, code, error };
 	struct timespec now;
 
 	if (c->answered)
@@ -155,7 +140,7 @@ call_timeout(evutil_socket_t fd, short what, void *arg)
 	struct call *c = arg;
 	struct store *s = c->s;
 
-	call_answer(c, STORE_UNAVAILABLE, NULL, "timeout");
+	call_answer(c, STORE_UNAVAILABLE, NULL, STORE_ERR_NO_ANSWER, "timeout");
 	store_drop(s, "command timeout");
 }
 
@@ -195,7 +180,7 @@ call_new(struct store *s, int argc, const char *const *argv,
 static void
 call_use_eval(struct call *c)
 {
-	const char *body = lua_scripts[c->script].body;
+	const char *body = lua_script_body[c->script];
 
 	c->argv[0] = "EVAL", c->lens[0] = 4;
 	c->argv[1] = body, c->lens[1] = strlen(body);
@@ -227,46 +212,59 @@ call_send(struct store *s, struct call *c)
 	return 0;
 }
 
+/*
+ * The script cache was flushed: the scripts load again, and c runs its
+ * body once with EVAL; a durable call is answered 503 instead (the client
+ * retries once they are loaded). 0 when c went again.
+ */
+static int
+call_noscript(struct store *s, struct call *c)
+{
+	log_warn("event=noscript script=%s", script_info(c->script)->name);
+	if (s->loading == 0)
+		store_load_scripts(s);
+	if (c->durable || c->answered) {
+		call_answer(c, STORE_UNAVAILABLE, NULL, STORE_ERR_NOSCRIPT,
+		    "script cache flushed");
+		return -1;
+	}
+	call_use_eval(c);
+	evtimer_del(&c->timer);
+	if (call_send(s, c) == 0)
+		return 0;
+	call_answer(c, STORE_UNAVAILABLE, NULL, STORE_ERR_NO_ANSWER,
+	    "not connected");
+	return -1;
+}
+
 static void
 call_reply(redisAsyncContext *ac, void *reply, void *priv)
 {
 	struct call *c = priv;
 	struct store *s = c->s;
 	redisReply *r = reply;
+	enum store_error e = r && r->type == REDIS_REPLY_ERROR ?
+	    store_error_of(r->str) : STORE_ERR_NONE;
 
 	if (r == NULL)
-		call_answer(c, STORE_UNAVAILABLE, NULL, "disconnected");
-	else if (c->durable && r->type != REDIS_REPLY_ERROR) {
+		call_answer(c, STORE_UNAVAILABLE, NULL, STORE_ERR_NO_ANSWER,
+		    "disconnected");
+	else if (e == STORE_ERR_NOSCRIPT && c->script >= 0) {
+		if (call_noscript(s, c) == 0)
+			return;		/* hiredis holds c again */
+	} else if (e != STORE_ERR_NONE) {
+		/* A master demoted under us: find the master again. */
+		if (e == STORE_ERR_READONLY)
+			store_drop_soon(s, "READONLY");
+		call_answer(c, e == STORE_ERR_OTHER || e == STORE_ERR_NOSCRIPT ?
+		    STORE_ERROR : STORE_UNAVAILABLE, r, e, r->str);
+	} else if (c->durable) {
 		/* Held for WAIT's answer, which frees c. */
 		if (!c->answered && (c->held = reply_dup(r)) == NULL)
-			call_answer(c, STORE_ERROR, NULL, "out of memory");
-	} else if (r->type == REDIS_REPLY_ERROR && c->script >= 0 &&
-	    !c->answered && !c->durable &&
-	    strncmp(r->str, "NOSCRIPT", 8) == 0) {
-		/* The script cache was flushed: run the body once, reload. */
-		call_use_eval(c);
-		log_warn("event=noscript script=%s", lua_scripts[c->script].name);
-		evtimer_del(&c->timer);
-		if (s->loading == 0)
-			store_load_scripts(s);
-		if (call_send(s, c) == 0)
-			return;
-		call_answer(c, STORE_UNAVAILABLE, NULL, "not connected");
-	} else if (r->type == REDIS_REPLY_ERROR && c->durable &&
-	    strncmp(r->str, "NOSCRIPT", 8) == 0) {
-		log_warn("event=noscript script=%s", lua_scripts[c->script].name);
-		if (s->loading == 0)
-			store_load_scripts(s);
-		call_answer(c, STORE_UNAVAILABLE, NULL, "script cache flushed");
-	} else if (r->type == REDIS_REPLY_ERROR) {
-		/* A master demoted under us: find the master again. */
-		if (strncmp(r->str, "READONLY", 8) == 0)
-			store_drop_soon(s, "READONLY");
-		call_answer(c, store_error_unavailable(r->str) ?
-		    STORE_UNAVAILABLE : STORE_ERROR, r, r->str);
-	}
-	else
-		call_answer(c, STORE_OK, r, NULL);
+			call_answer(c, STORE_ERROR, NULL, STORE_ERR_OTHER,
+			    "out of memory");
+	} else
+		call_answer(c, STORE_OK, r, STORE_ERR_NONE, NULL);
 	if (c->durable)
 		call_unlink(c);		/* WAIT's answer frees it */
 	else
@@ -288,9 +286,9 @@ call_waited(const struct store_result *res, void *arg)
 	if (!c->answered && c->held && res->status == STORE_OK &&
 	    res->reply->type == REDIS_REPLY_INTEGER &&
 	    res->reply->integer >= want)
-		call_answer(c, STORE_OK, c->held, NULL);
+		call_answer(c, STORE_OK, c->held, STORE_ERR_NONE, NULL);
 	else if (!c->answered)
-		call_answer(c, STORE_UNAVAILABLE, NULL,
+		call_answer(c, STORE_UNAVAILABLE, NULL, STORE_ERR_NO_ANSWER,
 		    "replicas did not confirm in time");
 	call_free(c);
 }
@@ -441,7 +439,7 @@ store_loaded(const struct store_result *res, void *arg)
 	if (res->status != STORE_OK || res->reply->type != REDIS_REPLY_STRING ||
 	    res->reply->len != 40) {
 		log_error("event=script_load_failed script=%s error=\"%s\"",
-		    lua_scripts[id].name, res->error ? res->error : "bad reply");
+		    script_info(id)->name, res->error ? res->error : "bad reply");
 		return;
 	}
 	memcpy(s->sha[id], res->reply->str, 40);
@@ -455,7 +453,7 @@ store_load_scripts(struct store *s)
 {
 	s->loading = LUA_NSCRIPTS;
 	for (int i = 0; i < LUA_NSCRIPTS; i++) {
-		const char *argv[] = { "SCRIPT", "LOAD", lua_scripts[i].body };
+		const char *argv[] = { "SCRIPT", "LOAD", lua_script_body[i] };
 		struct script_load *l = malloc(sizeof *l);
 
 		if (l == NULL)
@@ -721,7 +719,8 @@ store_free(struct store *s)
 		redisAsyncFree(ac);	/* answers every call with NULL */
 	}
 	while (s->calls) {
-		call_answer(s->calls, STORE_UNAVAILABLE, NULL, "closing");
+		call_answer(s->calls, STORE_UNAVAILABLE, NULL,
+		    STORE_ERR_NO_ANSWER, "closing");
 		call_free(s->calls);
 	}
 	if (s->retry)

@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include <event2/event.h>
-#include "lua_scripts.h"
+#include "script.h"
 
 enum store_status {
 	STORE_OK,		/* reply holds Redis's answer */
@@ -22,12 +22,31 @@ enum store_status {
 	STORE_ERROR		/* Redis answered an error we do not expect */
 };
 
-/* hiredis's reply; only qstore.c and qstore_reply.c read one. */
+/*
+ * Why a call was not answered with STORE_OK, classified here once (by
+ * Redis's error code, or by what befell the call), so no caller reads an
+ * error's text.
+ */
+enum store_error {
+	STORE_ERR_NONE,
+	STORE_ERR_OOM,		/* Redis refused a write for memory */
+	STORE_ERR_NOT_SERVING,	/* LOADING, BUSY, MISCONF, MASTERDOWN... */
+	STORE_ERR_READONLY,	/* a replica now: the master moved */
+	STORE_ERR_NOSCRIPT,	/* the script cache was flushed */
+	STORE_ERR_NO_ANSWER,	/* not connected, timed out, not confirmed */
+	STORE_ERR_OTHER		/* an error we do not expect */
+};
+
+/* What Redis's error reply msg means to a caller (store_error.c). */
+enum store_error store_error_of(const char *msg);
+
+/* hiredis's reply; only the files of src/store read one. */
 struct redisReply;
 
 struct store_result {
 	enum store_status status;
 	const struct redisReply *reply;	/* borrowed: valid during the call */
+	enum store_error code;		/* STORE_ERR_NONE when STORE_OK */
 	const char *error;		/* for logs when status != STORE_OK */
 };
 

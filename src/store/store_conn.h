@@ -10,7 +10,7 @@
 #include <hiredis/async.h>
 
 #include "conf.h"
-#include "lua_scripts.h"
+#include "script.h"
 #include "store.h"
 
 struct call;

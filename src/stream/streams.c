@@ -23,6 +23,7 @@
 
 #include "conf.h"
 #include "connq.h"
+#include "events.h"
 #include "http_reply.h"
 #include "ipcount.h"
 #include "keys.h"
@@ -414,56 +415,59 @@ streams_drawn(struct streams *b, int q)
 		streams_visit(b, s, q);
 }
 
-/*
- * On <prefix>:{<queue>}:events:
- *   "entered <expiry_ms> <token> <token>..."  (admitted)
- *   "gone <reason> <token> <token>..."        (removed by the admin API)
- *   "dropped"                                 (the queue is gone)
- *   "drawn"              (a scheduled queue's draw is done: places known)
- */
+/* Every stream of token tok (text) in queue q hears of ev. */
+static void
+streams_token_event(struct streams *b, int q, const char *tok,
+    const struct event *ev)
+{
+	unsigned char id[16];
+	struct stream *st, *next;
+
+	if (uuid_parse(tok, id) != 0)
+		return;
+	for (st = stream_table_chain(&b->streams, id); st; st = next) {
+		next = st->hnext;
+		if (st->queue != q || memcmp(st->token, id, 16) != 0)
+			continue;
+		if (ev->kind == EVENT_ENTERED)
+			stream_entered(b, st, strtoll(ev->arg, NULL, 10));
+		else
+			stream_gone(b, st, ev->arg);
+	}
+}
+
+/* A message on <prefix>:{<queue>}:events (events.def). */
 static void
 streams_message(const char *channel, const char *msg, size_t len,
     void *arg)
 {
 	struct streams *b = arg;
-	char *copy, *save, *word, *arg1;
+	struct event ev;
 	const char *queue;
+	char tok[40];
 	size_t qlen;
-	int q, entered;
+	int q, rc;
 
 	if (keys_channel_queue(channel, &queue, &qlen) == -1 ||
 	    (q = bq_find(b, queue, qlen)) < 0 ||
-	    (copy = strndup(msg, len)) == NULL)
+	    event_parse(msg, len, &ev) == -1)
 		return;
-	word = strtok_r(copy, " ", &save);
-	entered = word && strcmp(word, "entered") == 0;
-	if (word && strcmp(word, "dropped") == 0)
+	switch (ev.kind) {
+	case EVENT_DROPPED:
 		streams_dropped(b, q);
-	if (word && strcmp(word, "drawn") == 0)
-		streams_drawn(b, q);
-	if (!entered && (word == NULL || strcmp(word, "gone") != 0)) {
-		free(copy);
 		return;
+	case EVENT_DRAWN:
+		streams_drawn(b, q);
+		return;
+	case EVENT_ENTERED:
+	case EVENT_GONE:
+		while ((rc = event_token(&ev, tok, sizeof tok)) != 0)
+			if (rc == 1)
+				streams_token_event(b, q, tok, &ev);
+		return;
+	case EVENT_KINDS:
+		break;
 	}
-	arg1 = strtok_r(NULL, " ", &save);
-	while (arg1 && (word = strtok_r(NULL, " ", &save)) != NULL) {
-		unsigned char tok[16];
-		struct stream *st, *next;
-
-		if (uuid_parse(word, tok) != 0)
-			continue;
-		for (st = stream_table_chain(&b->streams, tok); st;
-		    st = next) {
-			next = st->hnext;
-			if (st->queue != q || memcmp(st->token, tok, 16) != 0)
-				continue;
-			if (entered)
-				stream_entered(b, st, strtoll(arg1, NULL, 10));
-			else
-				stream_gone(b, st, arg1);
-		}
-	}
-	free(copy);
 }
 
 /* ---- the public side -------------------------------------------------- */

@@ -73,6 +73,12 @@ run_token_after() {
 
 # ---- the first batch reads the hash; the next ones hold it ------------------
 
+# The first admission tick before the first join: the interval it opens
+# with nobody waiting admits nobody for an hour, so no join below leaves
+# the line (ticks run every 250 ms from the daemon's start, and the joins
+# raced the first of them).
+wait_until '[ "$(rcli EXISTS "wr:{line}:tick")" = 1 ]' ||
+    bail "an admission tick runs" "$(wr_last)"
 join line
 check_status 201 "a first join takes a place"
 join_read "$TOKEN"
@@ -156,6 +162,9 @@ admin DELETE /v1/admin/queues/line
 check_status 204 "the queue is dropped"
 admin PUT /v1/admin/queues/line '{"mode": "rate", "batch": 1, "interval": 3600, "max_waiting": 1}'
 check_status 201 "... and made again with max_waiting 1"
+# As at the start: the remade queue's first tick before its first join.
+wait_until '[ "$(rcli EXISTS "wr:{line}:tick")" = 1 ]' ||
+    bail "an admission tick of the remade queue runs" "$(wr_last)"
 join line
 check_status 201 "the remade queue's first join takes a place"
 join line

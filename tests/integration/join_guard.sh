@@ -27,14 +27,17 @@ start_redis
 start_waitroomd "$WR_TMP/guard.conf"
 wait_ready || bail "the daemon is ready" "$(wr_last)"
 
-SCRIPT=$(cat "$TOP_SRCDIR/src/store/lua/lib.lua" "$TOP_SRCDIR/src/store/lua/join.lua")
+# join.lua whole, as the daemon loads it (the build's src/store/loaded/).
+SCRIPT=$(cat "$TOP_BUILDDIR/src/store/loaded/join.lua")
 
 # run Q USERS GUARDS TOKEN...: one run of join.lua for the joins TOKEN...
-# of queue Q. USERS is "J:USER ..." (join J gives USER), GUARDS is
-# "J:ID:LIMIT:EXPIRES_MS ..." (join J carries use key pow:ID). Prints the
-# joins' entries, one a line (the head left out).
+# of queue Q, its KEYS and ARGV as join.lua's header names them. USERS is
+# "J:USER ..." (join J gives USER), GUARDS is "J:ID:LIMIT:EXPIRES_MS ..."
+# (join J carries use key pow:ID, of kind pow). Prints the joins'
+# entries, one a line (the head left out).
 run() {
-	local q=$1 users=$2 guards=$3 keys=() args=() nums=() triples=() u g
+	local q=$1 users=$2 guards=$3 keys=() args=() nums=() u g
+	local js=() kinds=() limits=() exps=()
 	shift 3
 	for k in config seq waiting active seen stats tick; do
 		keys+=("wr:{$q}:$k")
@@ -46,11 +49,11 @@ run() {
 	for g in $guards; do
 		IFS=: read -r j id limit exp <<<"$g"
 		keys+=("wr:{$q}:used:pow:$id")
-		triples+=("$j" "$limit" "$exp")
+		js+=("$j") kinds+=(pow) limits+=("$limit") exps+=("$exp")
 	done
 	# no held facts (0 0 0): each run reads the whole configuration
-	args=(86400 "${#nums[@]}" "$(($(wc -w <<<"$guards")))" 0 0 0
-	    "${nums[@]}" "${triples[@]}" "$@")
+	args=(86400 "${#nums[@]}" "${#js[@]}" 0 0 0 "${nums[@]}" "${js[@]}"
+	    "${kinds[@]}" "${limits[@]}" "${exps[@]}" "$@")
 	rcli EVAL "$SCRIPT" "${#keys[@]}" "${keys[@]}" "${args[@]}" |
 	    tail -n "$#"
 }

@@ -27,7 +27,8 @@ command -v python3 >/dev/null 2>&1 || bail "python3 is installed"
 D=$WR_READY_DEADLINE	# seconds for what should be quick (more under valgrind)
 VG=${WAITROOM_VALGRIND:-0}
 PUSH=3			# push_interval of the main daemon
-LUA=${TOP_SRCDIR:-$(dirname "$0")/../..}/src/store/lua
+# The scripts whole, as the daemon loads them.
+LUA=${TOP_BUILDDIR:-$(dirname "$0")/../../build/normal}/src/store/loaded
 
 # The main daemon: a small keepalive_interval, so the Redis-down checks see
 # several keepalives quickly. Its 1,000 visitors come from one address.
@@ -540,7 +541,7 @@ many_start sub "$WR_PORT" "$WR_TMP/sub.paths"
 wait_until '[ $(many_count sub event status) -ge 30 ]' "$D" ||
     fail "30 streams of sub get a first status" "$(many_count sub event status) did"
 
-sha=$(rcli script load "$(cat "$LUA/lib.lua" "$LUA/tick.lua")")
+sha=$(rcli script load "$(cat "$LUA/tick.lua")")
 [[ $sha =~ ^[0-9a-f]{40}$ ]] || bail "load the daemon's tick.lua into Redis" "got: $sha"
 
 # admit_sub [cut]: one admission tick of sub in one transaction (with cut,

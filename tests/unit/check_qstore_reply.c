@@ -1,8 +1,9 @@
 /*
  * check_qstore_reply.c: reading the scripts' replies: lib.lua's facts()
  * whole (status.lua) or as join.lua's head and entries, ranks.lua's,
- * tick.lua's and admin_show.lua's, and the pass check's lookup; and the
- * count of facts() fields, read from lib.lua itself, against the C side's.
+ * tick.lua's and admin_show.lua's, the pass check's lookup and Redis's
+ * INFO; and the count of facts() fields, read from lib.lua itself,
+ * against the C side's.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -391,6 +392,27 @@ START_TEST(test_lookup)
 }
 END_TEST
 
+/* INFO's fields by name: the one asked for, not one that starts alike. */
+START_TEST(test_info)
+{
+	redisReply *r;
+	long long v = 0;
+
+	reset();
+	r = str("# Memory\r\nused_memory_rss:9999\r\nused_memory:1048576\r\n"
+	    "used_memory_human:1.00M\r\nmaxmemory_human:2.00M\r\n"
+	    "maxmemory:2097152\r\nmaxmemory_policy:noeviction\r\n");
+	ck_assert_int_eq(qreply_info(r, "used_memory", &v), 0);
+	ck_assert_int_eq(v, 1048576);
+	ck_assert_int_eq(qreply_info(r, "maxmemory", &v), 0);
+	ck_assert_int_eq(v, 2097152);
+	ck_assert_int_eq(qreply_info(r, "maxmemory_policy", &v), -1);
+	ck_assert_int_eq(qreply_info(r, "used_memory_peak", &v), -1);
+	ck_assert_int_eq(qreply_info(r, "memory", &v), -1);
+	ck_assert_int_eq(qreply_info(num(1), "used_memory", &v), -1);
+}
+END_TEST
+
 /* Every word a script answers with means one outcome; others are errors. */
 START_TEST(test_result_words)
 {
@@ -423,6 +445,7 @@ main(void)
 	tcase_add_test(tc, test_short_head);
 	tcase_add_test(tc, test_lookup);
 	tcase_add_test(tc, test_result_words);
+	tcase_add_test(tc, test_info);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

@@ -1,16 +1,18 @@
 -- draw_beacon.lua: the value of the announced beacon_round (POST
 -- /v1/admin/queues/{q}/draw), taken once, after the opening and before
 -- the draw; the same value again is harmless.
--- KEYS: see lib.lua; KEYS[8] the draw's hash
--- ARGV[1] the beacon, hex (checked by the daemon)
+-- KEYS: the queue's seven (lib.lua), then
+--   draw         the draw's hash
+-- ARGV:
+--   beacon       the beacon, hex (checked by the daemon)
 -- Reply: { 'ok' }, { 'not_due' } (before the opening, or no beacon_round
 -- announced, or another beacon already taken), { 'draw_done' },
 -- { 'none' } (no schedule) or { 'no_queue' }
-local c = load_conf(KEYS[1])
+local c = load_conf(K_config)
 if not c then
   return { 'no_queue' }
 end
-local d = redis.call('HMGET', KEYS[8], 'seed', 'state', 'beacon')
+local d = redis.call('HMGET', K_draw, 'seed', 'state', 'beacon')
 if c.opens_at == 0 or not d[1] then
   return { 'none' }
 end
@@ -18,8 +20,8 @@ if d[2] == 'drawn' then
   return { 'draw_done' }
 end
 if c.beacon_round == '' or now_ms() < c.opens_at or
-    (d[3] and d[3] ~= ARGV[1]) then
+    (d[3] and d[3] ~= A_beacon) then
   return { 'not_due' }
 end
-redis.call('HSET', KEYS[8], 'beacon', ARGV[1])
+redis.call('HSET', K_draw, 'beacon', A_beacon)
 return { 'ok' }

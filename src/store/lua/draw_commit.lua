@@ -1,18 +1,21 @@
 -- draw_commit.lua: a scheduled queue's seed and its commitment, written
 -- once: the first instance to see the schedule stores the seed it drew;
 -- later calls (moving opens_at before the draw) keep it.
--- KEYS: see lib.lua; KEYS[8] the draw's hash
--- ARGV[1] a fresh seed (hex)  ARGV[2] its commitment, hex(SHA-256(seed))
--- Reply: { 'ok', commit in force } or { 'none' } (no schedule) or
---        { 'no_queue' }
-local c = load_conf(KEYS[1])
+-- KEYS: the queue's seven (lib.lua), then
+--   draw         the draw's hash
+-- ARGV:
+--   seed         a fresh seed (hex)
+--   commit       its commitment, hex(SHA-256(seed))
+-- Reply: { 'ok', commit } (the commitment in force) or { 'none' } (no
+-- schedule) or { 'no_queue' }
+local c = load_conf(K_config)
 if not c then
   return { 'no_queue' }
 end
 if c.opens_at == 0 then
   return { 'none' }
 end
-if redis.call('HSETNX', KEYS[8], 'seed', ARGV[1]) == 1 then
-  redis.call('HSET', KEYS[8], 'commit', ARGV[2])
+if redis.call('HSETNX', K_draw, 'seed', A_seed) == 1 then
+  redis.call('HSET', K_draw, 'commit', A_commit)
 end
-return { 'ok', redis.call('HGET', KEYS[8], 'commit') }
+return { 'ok', redis.call('HGET', K_draw, 'commit') }

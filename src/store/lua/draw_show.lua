@@ -2,16 +2,17 @@
 -- shows it: 'committed' before the opening, 'drawing' from then until
 -- the order is whole (while a beacon_round awaits its beacon too), then
 -- 'drawn' with the seed. The seed is never read out before.
--- KEYS: see lib.lua; KEYS[8] the draw's hash
+-- KEYS: the queue's seven (lib.lua), then
+--   draw         the draw's hash
+-- ARGV: none
 -- Reply: { 'ok', state, commit, opens_at, entrants, beacon_round, seed,
---          beacon, drawn_at, order_sha256, ms } (seed '' until drawn;
---          entrants: so far until drawn), { 'none' } (no schedule) or
---          { 'no_queue' }
-local c = load_conf(KEYS[1])
+-- beacon, drawn_at, order_sha256, ms } (seed '' until drawn; entrants: so
+-- far until drawn), { 'none' } (no schedule) or { 'no_queue' }
+local c = load_conf(K_config)
 if not c then
   return { 'no_queue' }
 end
-local d = redis.call('HMGET', KEYS[8], 'commit', 'state', 'seed', 'beacon',
+local d = redis.call('HMGET', K_draw, 'commit', 'state', 'seed', 'beacon',
   'entrants', 'drawn_at', 'order_sha256', 'ms')
 if not d[1] then
   return { 'none' }

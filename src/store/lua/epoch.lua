@@ -4,12 +4,14 @@
 -- persistence, FLUSHALL).
 -- Also the challenges' HMAC key (<prefix>:powkey), written once the same
 -- way (qstore_powkey).
--- KEYS[1] the marker (<prefix>:epoch) or the key (<prefix>:powkey)
--- ARGV[1] a fresh random value, used when there is none
--- Reply: { value, 1 when written now else 0 }
-local v = redis.call('GET', KEYS[1])
+-- KEYS:
+--   key          the marker (<prefix>:epoch) or the key (<prefix>:powkey)
+-- ARGV:
+--   fresh        a fresh random value, used when there is none
+-- Reply: { value, created }: the value, and 1 when written now else 0
+local v = redis.call('GET', K_key)
 if v then
   return { v, 0 }
 end
-redis.call('SET', KEYS[1], ARGV[1])
-return { ARGV[1], 1 }
+redis.call('SET', K_key, A_fresh)
+return { A_fresh, 1 }

@@ -1,20 +1,29 @@
 -- join.lua: a batch of joins, in the order they came. Each gets a new
 -- place at the end of the line, or the place its user already holds.
--- KEYS: see lib.lua; KEYS[8] on are the user keys of the joins that gave
---   a user, in the order of those joins; then the use keys of the joins
---   that carry one (keys.c's keys_used), in the order of those joins
--- ARGV[1] seconds a user key lives (it is ignored once its token is gone)
--- ARGV[2] u, the number of joins that gave a user; ARGV[3] g, the number
---   of joins that carry a use key
--- ARGV[4] the configuration's version whose facts the daemon holds (0:
---   none; a version is the clock's microseconds), ARGV[5] that version's
---   max_waiting, ARGV[6] its closes_at (unix ms, 0: none); see "held"
---   below
--- ARGV[7] to ARGV[6 + u] the join numbers of the u (1-based, ascending:
---   join ARGV[6 + j] has user key KEYS[7 + j]); then for each of the g,
---   three: its join number (ascending), the use key's limit (uses it
---   allows) and when the key expires (unix ms; its use key is
---   KEYS[7 + u + k] for the k-th); then one new token per join, in order
+-- KEYS: the queue's seven (lib.lua), then
+--   users...          the user keys of the joins that gave a user, in the
+--                     order of those joins
+--   uses...           the use keys of the joins that carry one (keys.c's
+--                     keys_used), in the order of those joins
+-- ARGV:
+--   user_ttl          seconds a user key lives (it is ignored once its
+--                     token is gone)
+--   nusers            how many joins gave a user
+--   nuses             how many joins carry a use key
+--   held_ver          the configuration's version whose facts the daemon
+--                     holds (0: none; a version is the clock's
+--                     microseconds); see "held" below
+--   held_max_waiting  that version's max_waiting
+--   held_closes_at    its closes_at (unix ms, 0: none)
+--   user_joins...     the join numbers of the nusers (1-based,
+--                     ascending: join user_joins[j] has user key
+--                     users[j])
+--   use_joins...      the join numbers of the nuses (ascending: join
+--                     use_joins[k] carries use key uses[k])
+--   use_kinds...      each use key's kind (keys_used's: 'pow', 'invite')
+--   use_limits...     the uses each allows
+--   use_expiries...   when each expires (unix ms)
+--   tokens...         one new token per join, in order
 -- Held facts: the daemon caches what the head of a run that read the
 -- whole configuration said of it, with the version (the hash's 'ver',
 -- lib.lua's conf_version) it was read at, when that version is a rate
@@ -27,7 +36,8 @@
 -- any way through the admin API or the file moves ver, and the next run
 -- reads the hash again (doc/design.md, "Held facts").
 -- A use key counts the joins that carried it (a proof of work's
--- challenge, an invitation): a join whose key has reached its limit is
+-- challenge, kind 'pow'; an invitation, kind 'invite', the one kind that
+-- opens a queue with access = invite): a join whose key has reached its limit is
 -- refused ('used') before anything else, even when its user holds a
 -- place; a join that is answered with a place, new or the user's own,
 -- counts one use (INCR, PEXPIREAT) at once, so a second join carrying the
@@ -38,9 +48,9 @@
 -- A capacity queue with room under its caps and nobody waiting, and a
 -- passthrough queue, admit the joiner at once: the entry's status is then
 -- 'active'.
--- Reply: { head, entry 1, ..., entry n }, where head is the part of
--- facts() every join shares (parsed by qstore_reply.c), led by the length
--- of the line before the batch:
+-- Reply: { head, entry 1, ..., entry n }: the head, then the entries,
+-- where head is the part of facts() every join shares (parsed by
+-- qstore_reply.c), led by the length of the line before the batch:
 --   { waiting, now_ms, last_tick_ms, rate, mode, state, batch, interval,
 --     max_active, active_ttl, redirect, opens_at, prequeue_from,
 --     entrants, held_ver, max_waiting, closes_at_ms } after reading the
@@ -62,34 +72,33 @@
 -- A number in an entry is written as Lua writes it, whole up to 10^14:
 -- ranks and counts, and expiries in ms until the year 5138. Most joins
 -- take a bare 'new': no number to write, nothing for the daemon to read.
-local nu, ng = tonumber(ARGV[2]), tonumber(ARGV[3])
-local n = #ARGV - 6 - nu - 3 * ng
+local n = #A_tokens
 local out = { {} }
 local held, v = false
-if ARGV[4] ~= '0' then
-  v = redis.call('HMGET', KEYS[1], 'ver', 'state')
-  held = v[1] == ARGV[4]
+if A_held_ver ~= '0' then
+  v = redis.call('HMGET', K_config, 'ver', 'state')
+  held = v[1] == A_held_ver
 end
 local c, cap
 if held then
   -- What the scripts below ask of a held version (a rate queue, open to
   -- all, no schedule); its max_waiting and closes_at from the daemon.
   c = { mode = 'rate', access = '', opens_at = 0, prequeue_from = 0,
-    closes_at = tonumber(ARGV[6]), state = v[2] }
-  cap = tonumber(ARGV[5])
+    closes_at = tonumber(A_held_closes_at), state = v[2] }
+  cap = tonumber(A_held_max_waiting)
 else
-  c = load_conf(KEYS[1])
+  c = load_conf(K_config)
   if not c then
     for i = 1, n do
       out[i + 1] = 'no_queue'
     end
     return out
   end
-  cap = tonumber(c.max_waiting) or 0
+  cap = tonumber(c.max_waiting)
 end
 local now = now_ms()
-local ttl = tonumber(ARGV[1])
-local waiting = redis.call('ZCARD', KEYS[3])
+local ttl = tonumber(A_user_ttl)
+local waiting = redis.call('ZCARD', K_waiting)
 local waiting0 = waiting
 local state = state_at(c, now)
 local pre = c.opens_at > 0 and now < c.opens_at
@@ -132,19 +141,18 @@ local function existing(token)
 end
 
 local function admit_now(token)
-  local expiry = now + (tonumber(c.active_ttl) or 300) * 1000
-  redis.call('ZADD', KEYS[4], expiry, token)
-  redis.call('HINCRBY', KEYS[6], 'admitted', 1)
-  redis.call('HINCRBY', KEYS[6], 'rate_n', 1)
-  count_admitted(KEYS[6], 1, now)
+  local expiry = now + tonumber(c.active_ttl) * 1000
+  redis.call('ZADD', K_active, expiry, token)
+  redis.call('HINCRBY', K_stats, 'admitted', 1)
+  redis.call('HINCRBY', K_stats, 'rate_n', 1)
+  count_admitted(K_stats, 1, now)
   return 'new ' .. token .. ' active ' .. expiry .. ' 0'
 end
 
 local function join_one(i, token, userkey, guard)
   -- An invite-only queue: the join's use key must be an invitation's
-  -- (keys.c's keys_used, kind 'invite'); the daemon checked its signature.
-  if c.access == 'invite' and not (guard and
-      string.find(guard.key, ':used:invite:', 1, true)) then
+  -- (kind 'invite'); the daemon checked its signature.
+  if c.access == 'invite' and not (guard and guard.kind == 'invite') then
     return 'invite_required'
   end
   if guard and guard.limit == 1 then
@@ -181,7 +189,7 @@ local function join_one(i, token, userkey, guard)
     return admit_now(token)
   end
   if not seq then
-    seq = redis.call('INCRBY', KEYS[2], n) - n + (pre and PRE or 0)
+    seq = redis.call('INCRBY', K_seq, n) - n + (pre and PRE or 0)
   end
   places[np + 1], places[np + 2] = seq + i, token
   np = np + 2
@@ -217,15 +225,14 @@ local function count_use(guard, r)
 end
 
 local user_of, guard_of = {}, {}
-for j = 1, nu do
-  user_of[tonumber(ARGV[6 + j])] = KEYS[7 + j]
+for j = 1, #A_user_joins do
+  user_of[tonumber(A_user_joins[j])] = K_users[j]
 end
-for k = 1, ng do
-  local a = 6 + nu + 3 * (k - 1)
-  guard_of[tonumber(ARGV[a + 1])] = { key = KEYS[7 + nu + k],
-    limit = tonumber(ARGV[a + 2]), expires = ARGV[a + 3] }
+for k = 1, #A_use_joins do
+  guard_of[tonumber(A_use_joins[k])] = { key = K_uses[k],
+    kind = A_use_kinds[k], limit = tonumber(A_use_limits[k]),
+    expires = A_use_expiries[k] }
 end
-local first = 6 + nu + 3 * ng
 -- Most joins name no user, carry no use key and, in a queue that admits
 -- nobody at once, take the next place unless the line is full: join_one()
 -- in short, for them.
@@ -238,9 +245,9 @@ for i = 1, n do
       out[i + 1] = 'full'
     else
       if not seq then
-        seq = redis.call('INCRBY', KEYS[2], n) - n
+        seq = redis.call('INCRBY', K_seq, n) - n
       end
-      local token = ARGV[first + i]
+      local token = A_tokens[i]
       places[np + 1], places[np + 2] = seq + i, token
       np = np + 2
       joined = joined + 1
@@ -248,34 +255,33 @@ for i = 1, n do
       out[i + 1] = 'new'
     end
   else
-    out[i + 1] = join_one(i, ARGV[first + i], user, guard)
+    out[i + 1] = join_one(i, A_tokens[i], user, guard)
     if guard and out[i + 1] ~= 'used' then
       count_use(guard, out[i + 1])
     end
   end
 end
 if np > 0 then
-  redis.call('ZADD', KEYS[3], unpack(places))
+  redis.call('ZADD', K_waiting, unpack(places))
   if pre then
-    redis.call('ZADD', KEYS[5], unpack(seen))
+    redis.call('ZADD', K_seen, unpack(seen))
   else
-    redis.call('ZADD', KEYS[5], now_s, batch_mark(seq + 1, seq + n))
+    redis.call('ZADD', K_seen, now_s, batch_mark(seq + 1, seq + n))
   end
 end
 if joined > 0 then
-  redis.call('HINCRBY', KEYS[6], 'joined', joined)
+  redis.call('HINCRBY', K_stats, 'joined', joined)
 end
 -- The head last: the tick and rate as they stand after the batch.
-local tick = tonumber(redis.call('GET', KEYS[7]) or '0')
+local tick = tonumber(redis.call('GET', K_tick) or '0')
 if held then
   out[1] = { waiting0, now, tick, state }
   return out
 end
 local holdable = c.mode == 'rate' and c.access ~= 'invite' and
   c.opens_at == 0
-out[1] = { waiting0, now, tick, line_speed(c), c.mode or 'rate',
-  state, c.batch or '0', c.interval or '0',
-  c.max_active or '0', c.active_ttl or '0', c.redirect or '',
+out[1] = { waiting0, now, tick, line_speed(c), c.mode, state, c.batch,
+  c.interval, c.max_active, c.active_ttl, c.redirect or '',
   c.opens_at / 1000, c.prequeue_from / 1000, entrants,
   holdable and c.ver or '', cap, ms_text(c.closes_at) }
 return out

@@ -1,8 +1,12 @@
--- lib.lua: helpers that embed.sh puts in front of every script.
+-- lib.lua: helpers that embed.sh puts in front of every script, behind
+-- the script's prelude. lib.lua and the scripts name KEYS and ARGV as
+-- scripts.def does (K_config, A_token; a run, such as A_tokens, is a
+-- list the prelude makes), and a default as conf.c's key table does
+-- (DEFAULT_active_ttl; mode_cap): the build writes in their places and
+-- values (script_lua.c), so no default is written down here.
 --
--- Every queue script gets the same KEYS, built by keys.c:
---   KEYS[1] config  KEYS[2] seq   KEYS[3] waiting  KEYS[4] active
---   KEYS[5] seen    KEYS[6] stats KEYS[7] tick     [KEYS[8] user]
+-- Every queue script's KEYS start with the queue's seven, built by
+-- keys.c: K_config K_seq K_waiting K_active K_seen K_stats K_tick.
 -- Time is Redis TIME, so every instance shares one clock.
 
 local function now_ms()
@@ -20,7 +24,8 @@ end
 -- The queue's configuration, or nil when there is no such queue. Built
 -- whole by one constructor, in the order HMGET names the fields: a table
 -- filled field by field grows five times, which cost every script run a
--- quarter of what reading the hash did.
+-- quarter of what reading the hash did. A field the hash lacks takes its
+-- default; the times (unix s in the hash) are in ms, 0 for none.
 local function load_conf(key)
   local v = redis.call('HMGET', key, 'state', 'mode', 'batch', 'interval',
     'max_active', 'active_ttl', 'waiting_ttl', 'max_waiting', 'redirect',
@@ -29,24 +34,23 @@ local function load_conf(key)
   if not v[1] then
     return nil
   end
-  local c = { state = v[1], mode = v[2], batch = v[3], interval = v[4],
-    max_active = v[5], active_ttl = v[6], waiting_ttl = v[7],
-    max_waiting = v[8], redirect = v[9], renew = v[10], access = v[11],
+  local c = { state = v[1], mode = v[2] or DEFAULT_mode,
+    batch = v[3] or DEFAULT_batch, interval = v[4] or DEFAULT_interval,
+    max_active = v[5] or DEFAULT_max_active,
+    active_ttl = v[6] or DEFAULT_active_ttl,
+    waiting_ttl = v[7] or DEFAULT_waiting_ttl,
+    max_waiting = v[8] or DEFAULT_max_waiting, redirect = v[9],
+    renew = v[10] or DEFAULT_renew, access = v[11] or DEFAULT_access,
     opens_at = (tonumber(v[12]) or 0) * 1000,
     prequeue_from = (tonumber(v[13]) or 0) * 1000,
     closes_at = (tonumber(v[14]) or 0) * 1000, beacon_round = v[15] or '',
     ver = v[16] or '' }
-  -- A cap of 0 is not set: the mode's own cap then takes its old default
-  -- (batch 100 in rate mode, max_active 1000 in capacity mode), and the
+  -- A cap of 0 is not set: the mode's own cap (mode_cap: batch in rate
+  -- mode, max_active in capacity mode) then takes its value, and the
   -- other cap is off. What every script and the facts see is this.
-  if c.mode == 'capacity' then
-    if (tonumber(c.max_active) or 0) <= 0 then
-      c.max_active = '1000'
-    end
-  elseif c.mode ~= 'passthrough' then
-    if (tonumber(c.batch) or 0) <= 0 then
-      c.batch = '100'
-    end
+  local field, value = mode_cap(c.mode)
+  if field and (tonumber(c[field]) or 0) <= 0 then
+    c[field] = value
   end
   return c
 end
@@ -78,7 +82,7 @@ local PRE_BELOW = '(-562949953421312'
 
 -- Pre-queue entrants not yet drawn.
 local function undrawn()
-  return redis.call('ZCOUNT', KEYS[3], PRE_ABOVE, PRE_BELOW)
+  return redis.call('ZCOUNT', K_waiting, PRE_ABOVE, PRE_BELOW)
 end
 
 -- The state in force: closes_at closes the queue by itself.
@@ -86,7 +90,7 @@ local function state_at(c, now)
   if c.closes_at > 0 and now >= c.closes_at then
     return 'closed'
   end
-  return c.state or 'open'
+  return c.state
 end
 
 -- A scheduled queue admits nobody before its opening, nor while pre-queue
@@ -110,13 +114,13 @@ end
 
 -- Active sessions not yet ended at now.
 local function active_count(now)
-  return redis.call('ZCOUNT', KEYS[4], '(' .. now, '+inf')
+  return redis.call('ZCOUNT', K_active, '(' .. now, '+inf')
 end
 
 -- The mean session, in ms: a moving average over the sessions that
 -- ended ('sess' in the stats hash), active_ttl until one has.
 local function mean_session(c, sess)
-  return tonumber(sess or '') or (tonumber(c.active_ttl) or 300) * 1000
+  return tonumber(sess or '') or tonumber(c.active_ttl) * 1000
 end
 
 -- k sessions ended, each after ms: each moves the mean a twentieth of
@@ -125,9 +129,9 @@ local function sessions_ended(k, ms, c)
   if k <= 0 then
     return
   end
-  local sess = mean_session(c, redis.call('HGET', KEYS[6], 'sess'))
+  local sess = mean_session(c, redis.call('HGET', K_stats, 'sess'))
   sess = sess + (1 - (19 / 20) ^ k) * (ms - sess)
-  redis.call('HSET', KEYS[6], 'sess', string.format('%d', sess))
+  redis.call('HSET', K_stats, 'sess', string.format('%d', sess))
 end
 
 -- How fast the line moves, in places a second: the 'rate' of facts().
@@ -139,15 +143,15 @@ end
 -- a third (bench/eta). A rate queue's line moves batch / interval / the
 -- share admitted. Any other queue: the measured admission rate.
 local function line_speed(c)
-  local st = redis.call('HMGET', KEYS[6], 'rate', 'sess', 'admitted',
+  local st = redis.call('HMGET', K_stats, 'rate', 'sess', 'admitted',
     'abandoned')
   local adm, ab = tonumber(st[3]) or 0, tonumber(st[4]) or 0
   local keep = 1
   if adm + ab > 0 then
     keep = math.max(adm / (adm + ab), 0.5)
   end
-  local max, batch = tonumber(c.max_active) or 0, tonumber(c.batch) or 0
-  local interval = tonumber(c.interval) or 0
+  local max, batch = tonumber(c.max_active), tonumber(c.batch)
+  local interval = tonumber(c.interval)
   if c.mode == 'capacity' and max > 0 then
     return string.format('%.6f', max * 1000 / mean_session(c, st[2]) / keep)
   elseif c.mode == 'rate' and batch > 0 and interval > 0 then
@@ -156,9 +160,9 @@ local function line_speed(c)
   return st[1] or '0'
 end
 
--- The reply every status-like script shares (read by qstore_reply.c,
--- whose enum facts_field names each field; check_qstore_reply counts the
--- fields of the table returned here against it):
+-- The reply every status-like script shares (scripts.def's FACTS, read
+-- by qstore_reply.c; check_qstore_reply counts the fields of the table
+-- returned here against it):
 -- { result, token, status, n, waiting, now_ms, last_tick_ms, rate,
 --   mode, state, batch, interval, max_active, active_ttl, redirect,
 --   opens_at, prequeue_from, entrants }
@@ -168,13 +172,12 @@ end
 -- again. opens_at and prequeue_from are unix seconds (0: none); entrants
 -- the pre-queue entrants not yet drawn (0 without a schedule).
 local function facts(result, token, status, n, now, c, waiting)
-  local tick = redis.call('GET', KEYS[7]) or '0'
+  local tick = redis.call('GET', K_tick) or '0'
   local rate = line_speed(c)
-  waiting = waiting or redis.call('ZCARD', KEYS[3])
+  waiting = waiting or redis.call('ZCARD', K_waiting)
   return { result, token, status, n, waiting, now,
-    tonumber(tick), rate, c.mode or 'rate', state_at(c, now),
-    c.batch or '0', c.interval or '0', c.max_active or '0',
-    c.active_ttl or '0', c.redirect or '', c.opens_at / 1000,
+    tonumber(tick), rate, c.mode, state_at(c, now), c.batch, c.interval,
+    c.max_active, c.active_ttl, c.redirect or '', c.opens_at / 1000,
     c.prequeue_from / 1000, c.opens_at > 0 and undrawn() or 0 }
 end
 
@@ -182,17 +185,17 @@ end
 -- 'prequeue' and the entrants when it awaits the draw (c given), 'active'
 -- and its expiry in ms, or nil when it is gone.
 local function place(token, now, c)
-  local rank = redis.call('ZRANK', KEYS[3], token)
+  local rank = redis.call('ZRANK', K_waiting, token)
   if rank then
-    redis.call('ZADD', KEYS[5], now, token)
+    redis.call('ZADD', K_seen, now, token)
     local score = c and c.opens_at > 0 and
-      tonumber(redis.call('ZSCORE', KEYS[3], token))
+      tonumber(redis.call('ZSCORE', K_waiting, token))
     if score and score > PRE and score < PRE_TOP then
       return 'prequeue', undrawn()
     end
     return 'waiting', rank
   end
-  local expiry = tonumber(redis.call('ZSCORE', KEYS[4], token))
+  local expiry = tonumber(redis.call('ZSCORE', K_active, token))
   if expiry and expiry > now then
     return 'active', expiry
   end
@@ -247,40 +250,39 @@ local function activate(tokens, expiry)
       args[k + 1], args[k + 2] = score, tokens[i]
       k = k + 2
     end
-    redis.call('ZADD', KEYS[4], unpack(args))
-    redis.call('ZREM', KEYS[5], unpack(tokens, first, last))
+    redis.call('ZADD', K_active, unpack(args))
+    redis.call('ZREM', K_seen, unpack(tokens, first, last))
   end
 end
 
 -- Move up to n of the first waiters into active sessions ending
--- active_ttl from now, and announce them on the events channel as
---   "entered <expiry_ms> <token> <token>..."
--- so every instance can tell its streams at once. Returns how many moved,
+-- active_ttl from now, and announce them on the events channel
+-- (event_entered: "entered <expiry_ms> <token> <token>...") so every
+-- instance can tell its streams at once. Returns how many moved,
 -- and the tokens in the order they were admitted.
 local function admit(n, now, c, channel)
   if n <= 0 then
     return 0, {}
   end
-  local popped = redis.call('ZPOPMIN', KEYS[3], n)
-  local expiry = now + (tonumber(c.active_ttl) or 300) * 1000
+  local popped = redis.call('ZPOPMIN', K_waiting, n)
+  local expiry = now + tonumber(c.active_ttl) * 1000
   local tokens = {}
   for i = 1, #popped, 2 do
     tokens[#tokens + 1] = popped[i]
   end
   if #tokens > 0 then
     activate(tokens, expiry)
-    redis.call('HINCRBY', KEYS[6], 'admitted', #tokens)
-    redis.call('HINCRBY', KEYS[6], 'rate_n', #tokens)
-    count_admitted(KEYS[6], #tokens, now)
-    redis.call('PUBLISH', channel,
-      'entered ' .. expiry .. ' ' .. table.concat(tokens, ' '))
+    redis.call('HINCRBY', K_stats, 'admitted', #tokens)
+    redis.call('HINCRBY', K_stats, 'rate_n', #tokens)
+    count_admitted(K_stats, #tokens, now)
+    redis.call('PUBLISH', channel, event_entered(expiry, tokens))
   end
   return #tokens, tokens
 end
 
 -- Free slots of a capacity queue, never more than cap.
 local function free_slots(now, c, cap)
-  local free = (tonumber(c.max_active) or 0) - active_count(now)
+  local free = tonumber(c.max_active) - active_count(now)
   if free > cap then
     return cap
   end
@@ -297,14 +299,14 @@ local function room(now, c, cap)
   if c.mode == 'passthrough' then
     return cap
   end
-  local max = tonumber(c.max_active) or 0
+  local max = tonumber(c.max_active)
   if max > 0 then
     local free = max - active_count(now)
     if free < cap then
       cap = free > 0 and free or 0
     end
   end
-  local batch = tonumber(c.batch) or 0
+  local batch = tonumber(c.batch)
   if batch <= 0 then
     return cap
   end
@@ -312,17 +314,17 @@ local function room(now, c, cap)
   -- interval held back while the session cap was full would otherwise
   -- start late, and the next one (kept on the cadence) a tick after it,
   -- letting two batches in at once.
-  local interval = (tonumber(c.interval) or 10) * 1000
-  local last = tonumber(redis.call('GET', KEYS[7]) or '0')
-  local owed = tonumber(redis.call('HGET', KEYS[6], 'owed') or '0')
+  local interval = tonumber(c.interval) * 1000
+  local last = tonumber(redis.call('GET', K_tick) or '0')
+  local owed = tonumber(redis.call('HGET', K_stats, 'owed') or '0')
   if last == 0 or now - last >= interval then
     owed = batch
     local at = now
     if last > 0 and now - last < 2 * interval then
       at = last + interval
     end
-    redis.call('SET', KEYS[7], ms_text(at))
-    redis.call('HSET', KEYS[6], 'owed', owed)
+    redis.call('SET', K_tick, ms_text(at))
+    redis.call('HSET', K_stats, 'owed', owed)
   end
   if owed < cap then
     return owed
@@ -332,8 +334,8 @@ end
 
 -- n entered through room(): the interval's allowance shrinks by n.
 local function took(c, n)
-  if n > 0 and c.mode ~= 'passthrough' and (tonumber(c.batch) or 0) > 0 then
-    redis.call('HINCRBY', KEYS[6], 'owed', -n)
+  if n > 0 and c.mode ~= 'passthrough' and tonumber(c.batch) > 0 then
+    redis.call('HINCRBY', K_stats, 'owed', -n)
   end
 end
 
@@ -365,7 +367,7 @@ local function remove_token(c, keys, token, channel, leeway)
   if c.mode ~= 'capacity' then
     return 'active'
   end
-  local len = now - (expiry - (tonumber(c.active_ttl) or 300) * 1000)
+  local len = now - (expiry - tonumber(c.active_ttl) * 1000)
   sessions_ended(1, math.max(len, 0), c)
   if c.state ~= 'paused' and not draw_holds(c, now) then
     took(c, admit(room(now, c, 100), now, c, channel))
@@ -382,11 +384,11 @@ local function renew(token, expiry, now, c)
   if c.renew ~= 'yes' then
     return expiry
   end
-  local ttl = (tonumber(c.active_ttl) or 300) * 1000
+  local ttl = tonumber(c.active_ttl) * 1000
   local want = now + ttl
   if want - expiry < math.min(5000, ttl / 4) then
     return expiry
   end
-  redis.call('ZADD', KEYS[4], 'XX', ms_text(want), token)
+  redis.call('ZADD', K_active, 'XX', ms_text(want), token)
   return want
 end

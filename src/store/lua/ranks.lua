@@ -1,24 +1,27 @@
 -- ranks.lua: where each of a batch of streamed tokens stands, in one
 -- round trip; waiting ones are marked as seen (an open stream is the best
 -- "still here" signal).
--- KEYS: see lib.lua
--- ARGV: the tokens
--- Reply: facts() of the queue (result 'batch'), then a string with one
--- letter per token (w: waiting, p: awaiting the draw, a: active, g: gone)
--- and an array with, per token, its 0-based rank (w), the entrants (p),
--- session expiry in ms (a) or 0 (g).
--- Or { 'no_queue' }.
-local c = load_conf(KEYS[1])
+-- KEYS: the queue's seven (lib.lua)
+-- ARGV:
+--   tokens...    the tokens
+-- Reply: facts() of the queue (result 'batch'; lib.lua), then kinds, a
+-- string with one letter per token (w: waiting, p: awaiting the draw, a:
+-- active, g: gone), and values, an array with, per token, its 0-based
+-- rank (w), the entrants (p), session expiry in ms (a) or 0 (g):
+-- { result, token, status, n, waiting, now_ms, last_tick_ms, rate, mode,
+-- state, batch, interval, max_active, active_ttl, redirect, opens_at,
+-- prequeue_from, entrants, kinds, values }. Or { 'no_queue' }.
+local c = load_conf(K_config)
 if not c then
   return { 'no_queue' }
 end
 local now = now_ms()
 local now_s = ms_text(now)
 local kinds, values, seen, entrants = {}, {}, {}, nil
-for i, token in ipairs(ARGV) do
-  local rank = redis.call('ZRANK', KEYS[3], token)
+for i, token in ipairs(A_tokens) do
+  local rank = redis.call('ZRANK', K_waiting, token)
   local score = rank and c.opens_at > 0 and
-    tonumber(redis.call('ZSCORE', KEYS[3], token))
+    tonumber(redis.call('ZSCORE', K_waiting, token))
   if score and score > PRE and score < PRE_TOP then
     entrants = entrants or undrawn()
     kinds[i], values[i] = 'p', entrants
@@ -29,7 +32,7 @@ for i, token in ipairs(ARGV) do
     seen[#seen + 1] = now_s
     seen[#seen + 1] = token
   else
-    local expiry = tonumber(redis.call('ZSCORE', KEYS[4], token))
+    local expiry = tonumber(redis.call('ZSCORE', K_active, token))
     if expiry and expiry > now then
       kinds[i], values[i] = 'a', expiry
     else
@@ -38,7 +41,7 @@ for i, token in ipairs(ARGV) do
   end
 end
 if #seen > 0 then
-  redis.call('ZADD', KEYS[5], unpack(seen))
+  redis.call('ZADD', K_seen, unpack(seen))
 end
 local r = facts('batch', '', 'batch', 0, now, c)
 r[#r + 1] = table.concat(kinds)

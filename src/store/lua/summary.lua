@@ -1,8 +1,11 @@
 -- summary.lua: the public figures of a queue.
--- KEYS: see lib.lua
--- Reply: facts() with status 'summary' and n = active sessions;
---        or { 'no_queue' }
-local c = load_conf(KEYS[1])
+-- KEYS: the queue's seven (lib.lua)
+-- ARGV: none
+-- Reply: facts() ({ result, token, status, n, waiting, now_ms,
+-- last_tick_ms, rate, mode, state, batch, interval, max_active,
+-- active_ttl, redirect, opens_at, prequeue_from, entrants }: lib.lua)
+-- with status 'summary' and n = active sessions; or { 'no_queue' }
+local c = load_conf(K_config)
 if not c then
   return { 'no_queue' }
 end

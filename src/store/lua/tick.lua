@@ -8,44 +8,46 @@
 -- status.lua and ranks.lua but not the ZREMs of (2), which would then drop
 -- waiters whose clients were there all along. So (2) runs only when
 -- Redis takes writes and has taken them for waiting_ttl since any
--- instance last saw it full: KEYS[8] keeps that time for every instance.
+-- instance last saw it full: K_full keeps that time for every instance.
 -- While Redis is full only (1) runs, which frees memory.
 -- A scheduled queue admits nobody before its opening, nor while
 -- pre-queue entrants await the draw (draw_step.lua), which the reply
 -- asks for once it is due: at opens_at, and once the beacon is given when
--- one was announced (KEYS[9], the draw's hash).
--- KEYS: see lib.lua; KEYS[8] when Redis was last seen full (ms);
--- KEYS[9] the draw's hash
--- ARGV[1] events channel
--- ARGV[2] most tokens moved or swept per kind in one call
--- ARGV[3] how long ago (ms) this instance last saw Redis refuse a write
---         for memory; -1: never
--- Reply: { expired, abandoned, admitted, waiting, full, bits, pow_ttl,
--- draw, rate, ver } (full: now when Redis refused a write, else 0; bits:
--- the proof of work a join needs now, -1 when join_challenge is off, see
--- pow_now; draw: 1 when a draw is due, 2 when the schedule has no seed
--- yet, else 0; rate: lib.lua's line_speed after the tick, as text, which
--- the daemon gives the joins it answers from held facts (join.lua), with
--- ver, the configuration's version it was worked out at, '' when none)
--- or { 'no_queue' }
-local c = load_conf(KEYS[1])
+-- one was announced (K_draw, the draw's hash).
+-- KEYS: the queue's seven (lib.lua), then
+--   full         when Redis was last seen full (ms)
+--   draw         the draw's hash
+-- ARGV:
+--   channel      the events channel
+--   cap          most tokens moved or swept per kind in one call
+--   full_ago_ms  how long ago (ms) this instance last saw Redis refuse a
+--                write for memory; -1: never
+-- Reply: { expired, abandoned, admitted, waiting, full, pow_bits, pow_ttl,
+-- draw, rate, ver } (full: now when Redis refused a write, else 0;
+-- pow_bits: the proof of work a join needs now, -1 when join_challenge is
+-- off, see pow_now; draw: 1 when a draw is due, 2 when the schedule has no
+-- seed yet, else 0; rate: lib.lua's line_speed after the tick, as text,
+-- which the daemon gives the joins it answers from held facts (join.lua),
+-- with ver, the configuration's version it was worked out at, '' when
+-- none) or { 'no_queue' }
+local c = load_conf(K_config)
 if not c then
   return { 'no_queue' }
 end
-local channel, cap = ARGV[1], tonumber(ARGV[2])
+local channel, cap = A_channel, tonumber(A_cap)
 local now = now_ms()
-local ttl = (tonumber(c.waiting_ttl) or 120) * 1000
+local ttl = tonumber(c.waiting_ttl) * 1000
 
 -- (0) Does Redis take writes? Before any other write of this run, since
 -- Redis refuses a script's writes for memory only until its first one.
-local full = type(redis.pcall('INCRBY', KEYS[2], 0)) == 'table'
+local full = type(redis.pcall('INCRBY', K_seq, 0)) == 'table'
 
 -- (1) sessions that ended; the active set is scored by expiry
-local ended = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now,
+local ended = redis.call('ZRANGEBYSCORE', K_active, '-inf', now,
   'LIMIT', 0, cap)
 if #ended > 0 then
-  redis.call('ZREM', KEYS[4], unpack(ended))
-  redis.call('HINCRBY', KEYS[6], 'expired', #ended)
+  redis.call('ZREM', K_active, unpack(ended))
+  redis.call('HINCRBY', K_stats, 'expired', #ended)
 end
 
 -- (6) The bits of work a join needs now, and how long a challenge lives.
@@ -56,17 +58,17 @@ end
 -- mark over at least 10 s. At or below pow_calm_rate: 0 (no work); above
 -- it, pow_start_bits plus one per doubling, up to pow_max_bits.
 local function pow_now(writable)
-  local p = redis.call('HMGET', KEYS[1], 'join_challenge', 'pow_bits',
+  local p = redis.call('HMGET', K_config, 'join_challenge', 'pow_bits',
     'pow_ttl', 'pow_start_bits', 'pow_max_bits', 'pow_calm_rate')
-  local ttl = tonumber(p[3]) or 300
-  if p[1] ~= 'pow' then
+  local ttl = tonumber(p[3] or DEFAULT_pow_ttl)
+  if (p[1] or DEFAULT_join_challenge) ~= 'pow' then
     return -1, ttl
   end
-  local fixed = tonumber(p[2]) or 0
+  local fixed = tonumber(p[2] or DEFAULT_pow_bits)
   if fixed > 0 then
     return fixed, ttl
   end
-  local st = redis.call('HMGET', KEYS[6], 'joined', 'pow_win')
+  local st = redis.call('HMGET', K_stats, 'joined', 'pow_win')
   local joined, marks = tonumber(st[1]) or 0, {}
   for m in string.gmatch(st[2] or '', '%d+') do
     marks[#marks + 1] = tonumber(m)
@@ -82,25 +84,25 @@ local function pow_now(writable)
     for i = 1, #marks do
       out[i] = string.format('%d', marks[i])
     end
-    redis.call('HSET', KEYS[6], 'pow_win', table.concat(out, ' '))
+    redis.call('HSET', K_stats, 'pow_win', table.concat(out, ' '))
   end
   local rate = 0
   if #marks >= 2 then
     rate = (joined - marks[2]) / math.max(10, (t - marks[1]) / 1000)
   end
-  local calm = tonumber(p[6]) or 10
+  local calm = tonumber(p[6] or DEFAULT_pow_calm_rate)
   if rate <= calm then
     return 0, ttl
   end
-  local bits = (tonumber(p[4]) or 16) +
+  local bits = tonumber(p[4] or DEFAULT_pow_start_bits) +
     math.floor(math.log(rate / calm) / math.log(2))
-  return math.min(bits, tonumber(p[5]) or 22), ttl
+  return math.min(bits, tonumber(p[5] or DEFAULT_pow_max_bits)), ttl
 end
 
 -- The draw: due from the opening until drawn; a seed first.
 local draw, held = 0, false
 if c.opens_at > 0 then
-  local d = redis.call('HMGET', KEYS[9], 'seed', 'state', 'beacon')
+  local d = redis.call('HMGET', K_draw, 'seed', 'state', 'beacon')
   held = draw_holds(c, now)
   if not d[1] then
     draw = 2
@@ -112,13 +114,13 @@ end
 
 if full then
   local bits, pttl = pow_now(false)
-  return { #ended, 0, 0, redis.call('ZCARD', KEYS[3]), now, bits, pttl,
+  return { #ended, 0, 0, redis.call('ZCARD', K_waiting), now, bits, pttl,
     draw, line_speed(c), c.ver }
 end
 -- sessions that ran their whole active_ttl, for the ETA (lib.lua's
 -- line_speed)
 if c.mode == 'capacity' then
-  sessions_ended(#ended, (tonumber(c.active_ttl) or 300) * 1000, c)
+  sessions_ended(#ended, tonumber(c.active_ttl) * 1000, c)
 end
 
 -- The waiters of old, the seen set's members not seen for waiting_ttl:
@@ -141,10 +143,10 @@ local function quiet_waiters(old, cap)
         last - first + 1 <= budget) then
       done[#done + 1] = old[i]
       local batch = first and
-        redis.call('ZRANGEBYSCORE', KEYS[3], first, last) or {}
+        redis.call('ZRANGEBYSCORE', K_waiting, first, last) or {}
       budget = budget - #batch
       if #batch > 0 then
-        local at = redis.call('ZMSCORE', KEYS[5], unpack(batch))
+        local at = redis.call('ZMSCORE', K_seen, unpack(batch))
         for k = 1, #batch do
           if not at[k] then
             quiet[#quiet + 1] = batch[k]
@@ -154,28 +156,28 @@ local function quiet_waiters(old, cap)
     end
   end
   if #done > 0 then
-    redis.call('ZREM', KEYS[5], unpack(done))
+    redis.call('ZREM', K_seen, unpack(done))
   end
   return quiet
 end
 
 -- (2) waiters whose client has gone quiet, unless Redis was full lately
-local was_full = tonumber(redis.call('GET', KEYS[8]) or '0')
-local ago = tonumber(ARGV[3]) or -1
+local was_full = tonumber(redis.call('GET', K_full) or '0')
+local ago = tonumber(A_full_ago_ms) or -1
 local seen_full = ago >= 0 and now - ago or 0
 if seen_full > was_full then
   was_full = seen_full
-  redis.call('SET', KEYS[8], ms_text(was_full), 'PX', ttl + 60000)
+  redis.call('SET', K_full, ms_text(was_full), 'PX', ttl + 60000)
 end
 local quiet = {}
 if now - was_full >= ttl then
-  quiet = quiet_waiters(redis.call('ZRANGEBYSCORE', KEYS[5], '-inf',
+  quiet = quiet_waiters(redis.call('ZRANGEBYSCORE', K_seen, '-inf',
     now - ttl, 'LIMIT', 0, cap), cap)
 end
 if #quiet > 0 then
-  redis.call('ZREM', KEYS[3], unpack(quiet))
-  redis.call('ZREM', KEYS[5], unpack(quiet))
-  redis.call('HINCRBY', KEYS[6], 'abandoned', #quiet)
+  redis.call('ZREM', K_waiting, unpack(quiet))
+  redis.call('ZREM', K_seen, unpack(quiet))
+  redis.call('HINCRBY', K_stats, 'abandoned', #quiet)
 end
 
 -- (3) admissions, as many as both caps allow (lib.lua's room())
@@ -186,19 +188,19 @@ if c.state ~= 'paused' and not held then
   took(c, admitted)
   if c.mode == 'rate' and admitted < n then
     -- the line ran out: a batch is not saved up
-    redis.call('HSET', KEYS[6], 'owed', 0)
+    redis.call('HSET', K_stats, 'owed', 0)
   end
 end
 
 -- (4) the admission rate, an exponentially weighted moving average over
 -- windows of at least 5 s in which someone was waiting, so an empty line
 -- does not read as a slow one.
-local waiting = redis.call('ZCARD', KEYS[3])
-local st = redis.call('HMGET', KEYS[6], 'rate', 'rate_at', 'rate_n')
+local waiting = redis.call('ZCARD', K_waiting)
+local st = redis.call('HMGET', K_stats, 'rate', 'rate_at', 'rate_n')
 local rate, at, n = tonumber(st[1]) or 0, tonumber(st[2]), tonumber(st[3]) or 0
 local t = now_ms()
 if not at then
-  redis.call('HSET', KEYS[6], 'rate_at', t, 'rate_n', 0)
+  redis.call('HSET', K_stats, 'rate_at', t, 'rate_n', 0)
 elseif t - at >= 5000 then
   if waiting > 0 or admitted > 0 then
     local inst = n / ((t - at) / 1000)
@@ -208,9 +210,9 @@ elseif t - at >= 5000 then
     else
       rate = alpha * inst + (1 - alpha) * rate
     end
-    redis.call('HSET', KEYS[6], 'rate', tostring(rate))
+    redis.call('HSET', K_stats, 'rate', tostring(rate))
   end
-  redis.call('HSET', KEYS[6], 'rate_at', t, 'rate_n', 0)
+  redis.call('HSET', K_stats, 'rate_at', t, 'rate_n', 0)
 end
 local bits, pttl = pow_now(true)
 return { #ended, #quiet, admitted, waiting, 0, bits, pttl, draw,
