@@ -50,11 +50,17 @@ dispatch_route_error(struct http *h, struct evhttp_request *req,
 	}
 }
 
+/*
+ * The public API a page of another origin calls (cors_origins): joining
+ * and following a place, and what comes before or after: the challenge
+ * of a queue with a proof of work, the draw and its order.
+ */
 static int
 dispatch_is_api(enum route_id id)
 {
 	return id == ROUTE_QUEUE || id == ROUTE_TOKENS || id == ROUTE_TOKEN ||
-	    id == ROUTE_EVENTS;
+	    id == ROUTE_EVENTS || id == ROUTE_CHALLENGE || id == ROUTE_DRAW ||
+	    id == ROUTE_DRAW_ORDER;
 }
 
 /* May a page of origin call this API (cors_origins)? */
