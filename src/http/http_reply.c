@@ -117,14 +117,27 @@ http_add_date(struct evhttp_request *req)
  * of it is out, the bufferevent's write callback (evhttp's "sent") runs as
  * it would have; a short or failed write leaves the rest to evhttp. After
  * this, req may be gone.
+ *
+ * A HEAD request gets the head alone, with the body's length: evhttp
+ * would send the body too, which its client never reads, so the next
+ * answer on the connection would start inside it.
  */
 void
 http_reply(struct evhttp_request *req, int code, struct evbuffer *body)
 {
 	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	struct evkeyvalq *headers = evhttp_request_get_output_headers(req);
 	struct bufferevent *bev = NULL;
+	char length[DECIMAL_MAX + 1];
 	struct evbuffer *out;
 
+	if (body != NULL &&
+	    evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
+		if (evhttp_find_header(headers, "Content-Length") == NULL)
+			evhttp_add_header(headers, "Content-Length", decimal_str(
+			    length, (long long)evbuffer_get_length(body)));
+		body = NULL;
+	}
 	if (evcon != NULL) {
 		bev = evhttp_connection_get_bufferevent(evcon);
 		bufferevent_setwatermark(bev, EV_READ, 0, 0);
@@ -142,8 +155,7 @@ http_reply(struct evhttp_request *req, int code, struct evbuffer *body)
 /*
  * Answer with the len bytes at body, and a newline when nl. The length is
  * written here: evhttp would count it through snprintf. A HEAD request gets
- * the head alone: evhttp would send the body too, which its client never
- * reads, so the next answer on the connection would start inside it.
+ * the head alone (see http_reply), without copying the body first.
  */
 static void
 http_reply_body(struct evhttp_request *req, int code, const char *body,

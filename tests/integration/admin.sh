@@ -99,7 +99,12 @@ admin GET '/v1/admin/queues/bad!'
 check_error 400 bad_queue_id "a malformed queue id: 400 bad_queue_id"
 admin PATCH /v1/admin/queues/line
 check_error 405 method_not_allowed "PATCH: 405"
-check_header Allow "GET, PUT, DELETE"
+check_header Allow "GET, HEAD, PUT, DELETE"
+# HEAD is GET without the body; never the path's DELETE.
+http HEAD /v1/admin/queues/line '' -I -H "Authorization: Bearer $ADMIN_TOKEN"
+check_status 200 "HEAD on a queue: 200, as GET"
+admin GET /v1/admin/queues/line
+check_status 200 "... and the queue is still there"
 
 # ---- promote: the next N, now, in FIFO order -------------------------------
 

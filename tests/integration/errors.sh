@@ -23,6 +23,8 @@ mode        = rate
 state       = paused
 max_waiting = 3
 EOF
+# A queue drawn a few seconds after the start, for HEAD on its order.
+printf '[queue sale]\nopens_at = %s\n' $(($(date +%s) + 3)) >>"$conf"
 
 start_redis
 start_waitroomd "$conf"
@@ -36,6 +38,8 @@ t1=$TOKEN
 join open1 '{"user":"keep"}'
 check_status 201 "setup: second join"
 t2=$TOKEN
+join sale
+check_status 201 "setup: an entrant of the draw before the opening"
 
 # post_error BODY STATUS CODE DESC: a join to open1 with BODY fails so.
 post_error() {
@@ -171,10 +175,10 @@ check_error 405 method_not_allowed "GET on /tokens"
 check_header Allow POST "GET on /tokens: Allow: POST"
 http PUT "$Q/$t1"
 check_error 405 method_not_allowed "PUT on a token"
-check_header Allow "GET, DELETE" "PUT on a token: Allow: GET, DELETE"
+check_header Allow "GET, HEAD, DELETE" "PUT on a token: Allow: GET, HEAD, DELETE"
 http PATCH "$Q/$t1" '{"user":"x"}'
 check_error 405 method_not_allowed "PATCH on a token"
-check_header Allow "GET, DELETE" "PATCH on a token: Allow: GET, DELETE"
+check_header Allow "GET, HEAD, DELETE" "PATCH on a token: Allow: GET, HEAD, DELETE"
 http POST "$Q/$t1"
 check_error 405 method_not_allowed "POST on a token"
 http DELETE "$Q"
@@ -187,7 +191,7 @@ http DELETE /v1/queues/open1
 check_error 405 method_not_allowed "DELETE on a queue"
 http POST /healthz
 check_error 405 method_not_allowed "POST on /healthz"
-check_header_match Allow '(^|, )GET(,|$)' "POST on /healthz: Allow names GET"
+check_header Allow "GET, HEAD" "POST on /healthz: Allow: GET, HEAD"
 http GET "$Q/$t1"
 check_json .position 1 "the token survived PUT, PATCH, POST and DELETE on the wrong path"
 check_waiting open1 2 "no method error changed anything"
@@ -287,15 +291,70 @@ raw_error "HTTP/1.1 with two Host headers"
 raw_http < <(printf 'GET /healthz HTTP/1.0\r\n\r\n')
 check_status 200 "HTTP/1.0 without Host -> 200"
 
-# HEAD is allowed on no path. Its 405 has a head alone, with the length the
-# body would have: a client never reads a body after HEAD, so one sent
-# anyway would be read as the start of the next answer on the connection.
-raw_http < <(printf 'HEAD /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')
-check_status 405 "HEAD on /healthz -> 405"
+# HEAD is answered as GET with the head alone: a client never reads a body
+# after HEAD, so one sent anyway would be read as the start of the next
+# answer on the connection. Where HEAD is not allowed, its 405 has a head
+# alone too, with the length the body would have.
+raw_http < <(printf 'HEAD %s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$Q")
+check_status 405 "HEAD on /tokens (POST only) -> 405"
+check_header Allow POST "HEAD on /tokens: Allow: POST"
 check_match "$(sed -n '/^$/{n;p;q}' <<<"$BODY")" '^HTTP/1\.1 200 ' \
-    "the answer to HEAD has no body: the next answer follows its head"
+    "the 405 to HEAD has no body: the next answer follows its head"
 check_match "$HEADERS" $'(^|\n)Content-Length: [1-9]' \
-    "the answer to HEAD gives the length its body would have"
+    "the 405 to HEAD gives the length its body would have"
+
+# head_then_healthz PATH: on one connection, HEAD PATH then GET /healthz.
+# head_as_get PATH [same-length]: HEAD PATH answers the status and
+# Content-Type that GET PATH does, and a head alone: the answer to GET
+# /healthz follows it at once. Its Content-Length is a number or absent;
+# with same-length, GET's.
+head_then_healthz() {
+	raw_http < <(printf 'HEAD %s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$1")
+}
+head_as_get() {
+	local path=$1 get_status get_type get_len len
+	http GET "$path"
+	get_status=$STATUS get_type=$(header Content-Type)
+	get_len=$(header Content-Length)
+	head_then_healthz "$path"
+	check_status "$get_status" "HEAD $path -> $get_status, as GET"
+	check_eq "$(header Content-Type)" "$get_type" \
+	    "HEAD $path: Content-Type $get_type, as GET"
+	check_match "$(sed -n '/^$/{n;p;q}' <<<"$BODY")" '^HTTP/1\.1 200 ' \
+	    "HEAD $path: no body, the next answer follows its head"
+	len=$(header Content-Length)
+	if [ "${2-}" = same-length ]; then
+		check_eq "$len" "$get_len" "HEAD $path: Content-Length $get_len, as GET"
+	else
+		check_match "$len" '^[0-9]*$' "HEAD $path: a Content-Length or none ($len)"
+	fi
+}
+head_as_get /healthz same-length
+head_as_get /readyz same-length
+head_as_get /assets/waitroom.js same-length
+head_as_get /q/open1
+head_as_get /metrics
+head_as_get /v1/queues/open1
+head_as_get /v1/queues/nosuch same-length
+head_as_get "$Q/$t1"
+head_as_get "$Q/$(random_uuid)" same-length
+head_as_get /v1/queues/open1/challenge
+head_as_get /v1/check same-length
+# The event stream: its head, and no stream.
+head_then_healthz "$Q/$t1/events"
+check_status 200 "HEAD on a waiting token's events -> 200"
+check_header Content-Type text/event-stream \
+    "HEAD on a waiting token's events: the stream's head"
+check_match "$(sed -n '/^$/{n;p;q}' <<<"$BODY")" '^HTTP/1\.1 200 ' \
+    "... alone: no stream, the next answer follows it"
+head_as_get "$Q/$(random_uuid)/events" same-length
+# The draw's order, written in pieces as it is read from Redis.
+wait_until 'http GET /v1/queues/sale/draw; [ "$(json .state)" = drawn ]' \
+    $((10 * WR_SLOW)) || fail "setup: the queue sale is drawn" "$(wr_last)"
+head_as_get /v1/queues/sale/draw same-length
+head_as_get /v1/queues/sale/draw/order
+http GET "$Q/$t1"
+check_json .position 1 "HEAD on a token left it in its place"
 
 # A header section over 8 KiB: libevent answers it.
 bigheader=$(printf 'a%.0s' $(seq 1 9000))
