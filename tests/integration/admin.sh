@@ -72,6 +72,22 @@ check_json .state paused "... and the queue is still there"
 http GET /v1/admin/queues "" -H "authorization: bearer $ADMIN_TOKEN"
 check_status 200 "the scheme and header name in lower case are accepted"
 
+# Two Authorization headers: a proxy in front may pass on either one, so
+# neither counts, whichever comes first, and nothing is done.
+http PUT /v1/admin/queues/twice '{"batch": 1}' \
+    -H "Authorization: Bearer $ADMIN_TOKEN" \
+    -H "Authorization: Bearer ${ADMIN_TOKEN%?}x"
+check_error 400 bad_request "two Authorization headers, the right one first: 400"
+check_contains "$(json .error.message)" Authorization "... naming the header"
+http GET /v1/queues/twice
+check_error 404 queue_not_found "... and the queue is not created"
+http DELETE /v1/admin/queues/line '' \
+    -H "Authorization: Bearer ${ADMIN_TOKEN%?}x" \
+    -H "Authorization: Bearer $ADMIN_TOKEN"
+check_error 400 bad_request "two Authorization headers, the right one second: 400"
+http GET /v1/queues/line
+check_json .state paused "... and the queue is still there"
+
 # ---- figures ----------------------------------------------------------------
 
 tokens=()
