@@ -167,8 +167,8 @@ dispatch_admin_ok(struct app *app, struct evhttp_request *req)
 	    "Authorization");
 	if (auth_check(h, app->admin_token))
 		return 1;
-	log_info("event=admin_unauthorized uri=\"%.80s\" reason=%s",
-	    evhttp_request_get_uri(req), h ? "wrong_token" : "no_token");
+	log_info("event=admin_unauthorized path=\"%.80s\" reason=%s",
+	    http_path(req), h ? "wrong_token" : "no_token");
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "WWW-Authenticate", "Bearer realm=\"waitroom admin\"");
 	http_send_error(app->http, req, 401, "unauthorized", "the admin API "

@@ -123,6 +123,15 @@ http_stamp(struct http *h, struct evhttp_request *req, int route,
 		log_warn("event=stamp_failed error=\"out of memory\"");
 }
 
+const char *
+http_path(struct evhttp_request *req)
+{
+	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
+
+	return path ? path : "-";
+}
+
 void
 http_observe(struct http *h, struct evhttp_request *req, int code)
 {

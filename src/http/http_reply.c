@@ -189,9 +189,8 @@ http_send(struct http *h, struct evhttp_request *req, int code,
 	evhttp_add_header(out, "Cache-Control", "no-store");
 	if (body)
 		evhttp_add_header(out, "Content-Type", "application/json");
-	log_debug("event=request method=%d uri=\"%.80s\" status=%d",
-	    (int)evhttp_request_get_command(req), evhttp_request_get_uri(req),
-	    code);
+	log_debug("event=request method=%d path=\"%.80s\" status=%d",
+	    (int)evhttp_request_get_command(req), http_path(req), code);
 	http_observe(h, req, code);
 	if (body)
 		http_reply_body(req, code, body, strlen(body), 1);
@@ -283,9 +282,8 @@ http_send_bytes(struct http *h, struct evhttp_request *req, int code,
 
 	evhttp_add_header(out, "Content-Type", type);
 	evhttp_add_header(out, "X-Content-Type-Options", "nosniff");
-	log_debug("event=request method=%d uri=\"%.80s\" status=%d",
-	    (int)evhttp_request_get_command(req), evhttp_request_get_uri(req),
-	    code);
+	log_debug("event=request method=%d path=\"%.80s\" status=%d",
+	    (int)evhttp_request_get_command(req), http_path(req), code);
 	http_observe(h, req, code);
 	http_reply_body(req, code, body, len, 0);
 }

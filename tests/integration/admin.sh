@@ -72,6 +72,18 @@ check_json .state paused "... and the queue is still there"
 http GET /v1/admin/queues "" -H "authorization: bearer $ADMIN_TOKEN"
 check_status 200 "the scheme and header name in lower case are accepted"
 
+# A query string's values are never logged: the admin token sent there by
+# mistake is refused, and not written down either.
+secret="query-secret-$RANDOM$RANDOM"
+http GET "/v1/admin/queues?token=$secret&x=1"
+check_error 401 unauthorized "the admin token in the query string: 401"
+http GET "/v1/queues/line?token=$secret"
+check_status 200 "a public path with a query: 200"
+check_match "$(grep 'event=admin_unauthorized' "$WR_TMP/waitroomd.log" | tail -n 1)" \
+    'path="/v1/admin/queues"' "the refusal is logged with its path"
+check_eq "$(grep -F -- "$secret" "$WR_TMP/waitroomd.log")" "" \
+    "the query's value is in no log line"
+
 # Two Authorization headers: a proxy in front may pass on either one, so
 # neither counts, whichever comes first, and nothing is done.
 http PUT /v1/admin/queues/twice '{"batch": 1}' \
