@@ -63,6 +63,13 @@ struct connq_entry *connq_victim(const struct connq *q);
 int connq_scan(struct connq_entry *e, const char *p, size_t len);
 
 /*
+ * The status of an answer that starts with the len bytes at line
+ * ("HTTP/1.1 413 "..., 13 bytes are enough); -1 when they are not the
+ * start of an HTTP/1.x status line.
+ */
+int connq_status(const char *line, size_t len);
+
+/*
  * Descriptors that may be open before the oldest connections without a
  * head are closed: limit less reserve_pct percent of it (at least one
  * descriptor); limit itself when reserve_pct is 0 (no reserve).
