@@ -1,6 +1,7 @@
 /*
  * connq.h: the connections of one process as the request deadlines see
- * them, oldest first, and the arithmetic of the descriptor reserve. Pure:
+ * them, oldest first, the arithmetic of the descriptor reserve, and the
+ * bytes conns.c watches (a head's end, an answer's status line). Pure:
  * times are milliseconds of a monotonic clock, given by the caller, so the
  * unit tests drive it without a socket (conns.c does the I/O).
  *
