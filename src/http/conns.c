@@ -386,11 +386,12 @@ conns_output(struct evbuffer *out, const struct evbuffer_cb_info *info,
 		return;
 	if ((body = reply_refusal_body(&status, c->cs->app->conf->max_body)) ==
 	    NULL)
-		return;			/* out of memory: its page goes */
+		return;		/* out of memory: its page goes */
 	conns_outwatch(c, 0);
 	if (httpdate_format(date, time(NULL)) == -1)
 		date[0] = '\0';
-	evbuffer_unfreeze(out, 1);	/* bufferevent_socket's, but to write */
+	/* bufferevent_socket freezes the front but to write: drain it too. */
+	evbuffer_unfreeze(out, 1);
 	evbuffer_drain(out, evbuffer_get_length(out));
 	evbuffer_freeze(out, 1);
 	evbuffer_add_printf(out, "HTTP/1.%c %d %s\r\n"

@@ -134,8 +134,9 @@ http_reply(struct evhttp_request *req, int code, struct evbuffer *body)
 	if (body != NULL &&
 	    evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
 		if (evhttp_find_header(headers, "Content-Length") == NULL)
-			evhttp_add_header(headers, "Content-Length", decimal_str(
-			    length, (long long)evbuffer_get_length(body)));
+			evhttp_add_header(headers, "Content-Length",
+			    decimal_str(length,
+			    (long long)evbuffer_get_length(body)));
 		body = NULL;
 	}
 	if (evcon != NULL) {
