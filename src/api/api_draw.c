@@ -190,6 +190,12 @@ order_start(enum result r, const struct qs_draw_view *v, void *arg)
 	    "X-Order-SHA256", v->order_sha256);
 	http_observe(app->http, req, 200);
 	evhttp_send_reply_start(req, 200, "OK");
+	if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
+		/* The head alone: evhttp sends no piece after HEAD. */
+		evhttp_send_reply_end(req);
+		free(o);
+		return;
+	}
 	http_set_closecb(app->http, evhttp_request_get_connection(req),
 	    order_closed, o);
 	order_read(o);

@@ -2,8 +2,8 @@
  * api_events.c: GET /v1/queues/{q}/tokens/{t}/events, the live stream of
  * a token. One status call decides how it starts: a waiting token gets a
  * stream (streams.c), an active one gets `entered` at once, an unknown
- * one a 404. Streams are counted per client address, the one dispatch.c
- * resolved behind trusted_proxies.
+ * one a 404, and HEAD the stream's head alone. Streams are counted per
+ * client address, the one dispatch.c resolved behind trusted_proxies.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -43,6 +43,17 @@ events_entered(struct api_call *c, const struct standing *s,
 	sse_end(&st, c->app->http);
 }
 
+/* HEAD: the head that the stream would start with, and no stream. */
+static void
+events_head(struct api_call *c)
+{
+	struct stream st = { 0 };
+
+	sse_open(&st, c->app->http, c->req, c->app->conf->push_interval * 1000,
+	    30, NULL);
+	sse_end(&st, c->app->http);
+}
+
 static void
 events_done(enum result r, const struct standing *s, void *arg)
 {
@@ -52,6 +63,9 @@ events_done(enum result r, const struct standing *s, void *arg)
 	if (r != RESULT_OK) {
 		streams_unreserve(c->app->streams, e->slot);
 		api_send_result(c, r);
+	} else if (evhttp_request_get_command(c->req) == EVHTTP_REQ_HEAD) {
+		streams_unreserve(c->app->streams, e->slot);
+		events_head(c);
 	} else if (s->active) {
 		streams_unreserve(c->app->streams, e->slot);
 		events_entered(c, s, e->last_id);

@@ -101,6 +101,23 @@ connq_scan(struct connq_entry *e, const char *p, size_t len)
 	return 0;
 }
 
+int
+connq_status(const char *line, size_t len)
+{
+	int status = 0;
+
+	if (len < 13 || memcmp(line, "HTTP/1.", 7) != 0 ||
+	    (line[7] != '0' && line[7] != '1') || line[8] != ' ' ||
+	    line[12] != ' ')
+		return -1;
+	for (int i = 9; i < 12; i++) {
+		if (line[i] < '0' || line[i] > '9')
+			return -1;
+		status = status * 10 + (line[i] - '0');
+	}
+	return status;
+}
+
 long
 connq_high_water(long limit, long reserve_pct)
 {

@@ -1,6 +1,7 @@
 /*
  * connq.h: the connections of one process as the request deadlines see
- * them, oldest first, and the arithmetic of the descriptor reserve. Pure:
+ * them, oldest first, the arithmetic of the descriptor reserve, and the
+ * bytes conns.c watches (a head's end, an answer's status line). Pure:
  * times are milliseconds of a monotonic clock, given by the caller, so the
  * unit tests drive it without a socket (conns.c does the I/O).
  *
@@ -61,6 +62,13 @@ struct connq_entry *connq_victim(const struct connq *q);
  * when more must come. Entering HEAD starts the scan afresh.
  */
 int connq_scan(struct connq_entry *e, const char *p, size_t len);
+
+/*
+ * The status of an answer that starts with the len bytes at line
+ * ("HTTP/1.1 413 "..., 13 bytes are enough); -1 when they are not the
+ * start of an HTTP/1.x status line.
+ */
+int connq_status(const char *line, size_t len);
 
 /*
  * Descriptors that may be open before the oldest connections without a

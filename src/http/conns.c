@@ -18,6 +18,9 @@
  * - The input watch (an evbuffer callback) is on only while a head is
  *   awaited (IDLE, HEAD); it moves a connection between states and never
  *   closes one.
+ * - The output watch is on while no request of the connection is ours
+ *   (IDLE, HEAD, BODY): whatever evhttp writes then is an answer of its
+ *   own, which conns_output puts as JSON.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -29,14 +32,18 @@
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/event.h>
+#include <event2/http.h>
 
 #include "clientaddr.h"
 #include "conf.h"
 #include "connq.h"
 #include "conns.h"
+#include "httpdate.h"
 #include "ipcount.h"
 #include "log.h"
 #include "metrics.h"
+#include "reply.h"
+#include "route.h"
 
 #define CONNS_BASE_FDS 256	/* the descriptors open before us lie below */
 #define CONNS_LOG_MS 1000	/* at most one line of closes a second per reason */
@@ -49,6 +56,7 @@ struct conn {
 	struct bufferevent *bev;
 	struct evhttp_connection *evcon;	/* NULL while fresh */
 	struct evbuffer_cb_entry *watch;	/* on the input, for the head */
+	struct evbuffer_cb_entry *outwatch;	/* libevent's own answers */
 	struct ipslot *ip;			/* NULL: not counted */
 	evutil_socket_t fd;
 	void (*closecb)(struct evhttp_connection *, void *);
@@ -279,6 +287,28 @@ conns_input(struct evbuffer *in, const struct evbuffer_cb_info *info,
 	    conns_now_ms());
 }
 
+static void
+conns_outwatch(struct conn *c, int on)
+{
+	struct evbuffer *out = bufferevent_get_output(c->bev);
+
+	if (on)
+		evbuffer_cb_set_flags(out, c->outwatch, EVBUFFER_CB_ENABLED);
+	else
+		evbuffer_cb_clear_flags(out, c->outwatch, EVBUFFER_CB_ENABLED);
+}
+
+/*
+ * evhttp refuses a body over the limit by itself, at once when the head
+ * announces it (conns_output answers); set before each request, so that
+ * a reload's max_body applies from the next one on.
+ */
+static void
+conns_body_limit(struct conns *cs, struct conn *c)
+{
+	evhttp_connection_set_max_body_size(c->evcon, cs->app->conf->max_body);
+}
+
 /* evhttp sent the answer: the connection waits for the next request. */
 static void
 conns_answered(struct evhttp_request *req, void *arg)
@@ -289,6 +319,8 @@ conns_answered(struct evhttp_request *req, void *arg)
 
 	if (c == NULL)
 		return;
+	conns_outwatch(c, 1);
+	conns_body_limit(cs, c);
 	if (evbuffer_get_length(bufferevent_get_input(c->bev)) > 0) {
 		conns_head(cs, c, 0, now);	/* it came already */
 		return;
@@ -305,8 +337,74 @@ conns_request(struct conns *cs, struct evhttp_request *req)
 	if (c == NULL)
 		return;
 	conns_watch(c, 0);
+	conns_outwatch(c, 0);
 	conns_enter(cs, c, CONNQ_BUSY, conns_now_ms());
 	evhttp_request_set_on_complete_cb(req, conns_answered, cs);
+}
+
+/* ---- libevent's own answers ------------------------------------------------ */
+
+static const char *
+conns_reason(int status)
+{
+	switch (status) {
+	case 413: return "Payload Too Large";
+	case 417: return "Expectation Failed";
+	default: return "Bad Request";
+	}
+}
+
+/*
+ * The output watch. evhttp answers some requests by itself, before
+ * dispatch sees them: a head it cannot read (400, and Debian's libevent
+ * refuses Content-Length beside Transfer-Encoding so), a body over
+ * max_body (413), an Expect it does not know (417). It answers with an
+ * HTML page, and libevent 2.1 has no hook to shape it (2.2's
+ * evhttp_set_errorcb). Bytes written while no request of the connection
+ * is ours are such an answer, or a "100 Continue", which goes as it is.
+ * The answer's status line comes first, in one piece, and nothing of an
+ * earlier answer is left (evhttp reads no request before the last answer
+ * is out): it is all replaced with API.md's JSON error, and the buffer's
+ * end frozen, so the rest of the page that evhttp goes on to write is
+ * dropped. evhttp sends what is there and closes the connection, as its
+ * page asked (and the rest of a body could not be told from a request).
+ */
+static void
+conns_output(struct evbuffer *out, const struct evbuffer_cb_info *info,
+    void *arg)
+{
+	struct conn *c = arg;
+	char line[13], date[HTTPDATE_LEN + 1], *body;
+	struct evbuffer_ptr p;
+	ev_ssize_t n;
+	int status;
+
+	if (info->n_added == 0 || c->q.state == CONNQ_BUSY ||
+	    evbuffer_ptr_set(out, &p, info->orig_size, EVBUFFER_PTR_SET) ==
+	    -1 || (n = evbuffer_copyout_from(out, &p, line, sizeof line)) < 0 ||
+	    (status = connq_status(line, (size_t)n)) == -1 || status == 100)
+		return;
+	if ((body = reply_refusal_body(&status, c->cs->app->conf->max_body)) ==
+	    NULL)
+		return;		/* out of memory: its page goes */
+	conns_outwatch(c, 0);
+	if (httpdate_format(date, time(NULL)) == -1)
+		date[0] = '\0';
+	/* bufferevent_socket freezes the front but to write: drain it too. */
+	evbuffer_unfreeze(out, 1);
+	evbuffer_drain(out, evbuffer_get_length(out));
+	evbuffer_freeze(out, 1);
+	evbuffer_add_printf(out, "HTTP/1.%c %d %s\r\n"
+	    "Content-Type: application/json\r\nContent-Length: %zu\r\n"
+	    "Cache-Control: no-store\r\nConnection: close\r\n"
+	    "Date: %s\r\n\r\n%s\n", line[7], status, conns_reason(status),
+	    strlen(body) + 1, date, body);
+	evbuffer_freeze(out, 0);
+	free(body);
+	metrics_http(ROUTE_NONE, status,
+	    (double)(conns_now_ms() - c->q.since) / 1e3);
+	log_debug("event=request_refused status=%d state=%s", status,
+	    state_names[c->q.state]);
 }
 
 /* ---- the end of a connection --------------------------------------------- */
@@ -318,9 +416,12 @@ conns_forget(struct conns *cs, struct conn *c, int bev_alive)
 	ipcount_release(cs->ips, c->ip);
 	if (c->fd >= 0 && (size_t)c->fd < cs->nbyfd && cs->byfd[c->fd] == c)
 		cs->byfd[c->fd] = NULL;
-	if (bev_alive)
+	if (bev_alive) {
 		evbuffer_remove_cb_entry(bufferevent_get_input(c->bev),
 		    c->watch);
+		evbuffer_remove_cb_entry(bufferevent_get_output(c->bev),
+		    c->outwatch);
+	}
 	free(c);
 }
 
@@ -448,6 +549,7 @@ conns_bind(struct conns *cs, struct conn *c, long long now)
 		return;
 	}
 	evhttp_connection_set_closecb(c->evcon, conns_closed, c);
+	conns_body_limit(cs, c);
 	if (conns_admit(cs, c, now))
 		conns_keep_reserve(cs, c, now);
 }
@@ -486,6 +588,12 @@ conns_bev(struct event_base *base, void *arg)
 	c->cs = cs, c->bev = bev, c->fd = -1;
 	if ((c->watch = evbuffer_add_cb(bufferevent_get_input(bev),
 	    conns_input, c)) == NULL) {
+		free(c);
+		return bev;
+	}
+	if ((c->outwatch = evbuffer_add_cb(bufferevent_get_output(bev),
+	    conns_output, c)) == NULL) {
+		evbuffer_remove_cb_entry(bufferevent_get_input(bev), c->watch);
 		free(c);
 		return bev;
 	}

@@ -6,8 +6,11 @@
  * they call comes back here, and the server is reached again only to
  * count an answer.
  */
+#include <strings.h>
+
 #include <event2/buffer.h>
 #include <event2/http.h>
+#include <event2/keyvalq_struct.h>
 
 #include "api.h"
 #include "auth.h"
@@ -50,11 +53,17 @@ dispatch_route_error(struct http *h, struct evhttp_request *req,
 	}
 }
 
+/*
+ * The public API a page of another origin calls (cors_origins): joining
+ * and following a place, and what comes before or after: the challenge
+ * of a queue with a proof of work, the draw and its order.
+ */
 static int
 dispatch_is_api(enum route_id id)
 {
 	return id == ROUTE_QUEUE || id == ROUTE_TOKENS || id == ROUTE_TOKEN ||
-	    id == ROUTE_EVENTS;
+	    id == ROUTE_EVENTS || id == ROUTE_CHALLENGE || id == ROUTE_DRAW ||
+	    id == ROUTE_DRAW_ORDER;
 }
 
 /* May a page of origin call this API (cors_origins)? */
@@ -116,8 +125,30 @@ dispatch_preflight(struct app *app, struct evhttp_request *req,
 }
 
 /*
- * The admin gate: 404 when the admin API is off, 401 without the token.
- * Returns 1 when the request may go on.
+ * Where Authorization is read (the admin gate, /v1/check): one header at
+ * most. evhttp_find_header would take the first of two, and a proxy in
+ * front may pass on or check the other. Returns 1 when the request may go
+ * on, else answers 400.
+ */
+static int
+dispatch_one_authorization(struct app *app, struct evhttp_request *req)
+{
+	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
+	int n = 0;
+
+	for (struct evkeyval *h = in->tqh_first; h; h = h->next.tqe_next)
+		n += strcasecmp(h->key, "Authorization") == 0;
+	if (n <= 1)
+		return 1;
+	http_send_error(app->http, req, 400, "bad_request", "two "
+	    "Authorization headers: send one");
+	return 0;
+}
+
+/*
+ * The admin gate: 404 when the admin API is off, 400 with two
+ * Authorization headers, 401 without the token. Returns 1 when the
+ * request may go on.
  */
 static int
 dispatch_admin_ok(struct app *app, struct evhttp_request *req)
@@ -130,12 +161,14 @@ dispatch_admin_ok(struct app *app, struct evhttp_request *req)
 		    "configured)");
 		return 0;
 	}
+	if (!dispatch_one_authorization(app, req))
+		return 0;
 	h = evhttp_find_header(evhttp_request_get_input_headers(req),
 	    "Authorization");
 	if (auth_check(h, app->admin_token))
 		return 1;
-	log_info("event=admin_unauthorized uri=\"%.80s\" reason=%s",
-	    evhttp_request_get_uri(req), h ? "wrong_token" : "no_token");
+	log_info("event=admin_unauthorized path=\"%.80s\" reason=%s",
+	    http_path(req), h ? "wrong_token" : "no_token");
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "WWW-Authenticate", "Bearer realm=\"waitroom admin\"");
 	http_send_error(app->http, req, 401, "unauthorized", "the admin API "
@@ -213,6 +246,8 @@ dispatch_request(struct app *app, struct evhttp_request *req,
 		http_send_error(h, req, 404, "not_found", "no such path");
 		return;
 	}
+	if (m->id == ROUTE_CHECK && !dispatch_one_authorization(app, req))
+		return;
 	dispatch_client(app, req, client);
 	handlers[m->id](app, req, m, client);
 }

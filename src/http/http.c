@@ -31,7 +31,6 @@
 #include "validate.h"
 
 #define HTTP_MAX_HEADERS 8192
-#define HTTP_MAX_BODY 65536	/* hard cap; conf->max_body is the real one */
 #define HTTP_TIMEOUT_S 30
 
 #define HTTP_ACCEPT_PAUSE_MS 250	/* after accept fails (EMFILE...) */
@@ -121,6 +120,15 @@ http_stamp(struct http *h, struct evhttp_request *req, int route,
 {
 	if (stamps_put(h->stamps, req, route, start_us) == -1)
 		log_warn("event=stamp_failed error=\"out of memory\"");
+}
+
+const char *
+http_path(struct evhttp_request *req)
+{
+	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
+
+	return path ? path : "-";
 }
 
 void
@@ -216,11 +224,16 @@ http_stop_accepting(struct http *h)
 	h->bs = NULL;
 }
 
+/*
+ * evhttp refuses a head or body over its limits by itself: conns.c puts
+ * its answer as JSON, and sets max_body on each connection it watches
+ * before each request (a reload's applies); this one is for the others.
+ */
 static void
-http_limits(struct evhttp *evh)
+http_limits(struct evhttp *evh, long max_body)
 {
 	evhttp_set_max_headers_size(evh, HTTP_MAX_HEADERS);
-	evhttp_set_max_body_size(evh, HTTP_MAX_BODY);
+	evhttp_set_max_body_size(evh, max_body);
 	evhttp_set_timeout(evh, HTTP_TIMEOUT_S);
 	/* Every method reaches dispatch.c, which answers 405 in JSON. */
 	evhttp_set_allowed_methods(evh, EVHTTP_REQ_GET | EVHTTP_REQ_POST |
@@ -250,7 +263,7 @@ http_new(struct app *app, int fd, http_dispatch_cb *dispatch, char *err,
 		close(fd);
 		goto fail;
 	}
-	http_limits(h->evh);
+	http_limits(h->evh, app->conf->max_body);
 	evhttp_set_gencb(h->evh, http_request, h);
 	if ((h->bs = evhttp_accept_socket_with_handle(h->evh, fd)) == NULL) {
 		snprintf(err, errlen, "cannot serve on %s", app->conf->listen);

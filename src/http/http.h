@@ -50,6 +50,12 @@ void http_set_closecb(struct http *h, struct evhttp_connection *evcon,
     void (*cb)(struct evhttp_connection *, void *), void *arg);
 
 /*
+ * The request's path, without its query string, whose values (a token
+ * sent there by mistake) logs must not show; "-" when there is none.
+ */
+const char *http_path(struct evhttp_request *req);
+
+/*
  * Count an answer with code in the metrics, with the route and arrival
  * stamped on the request at dispatch, and drop the stamp. Every answer
  * does it once: http_send_* and http_send_html/file, a stream and the

@@ -117,14 +117,28 @@ http_add_date(struct evhttp_request *req)
  * of it is out, the bufferevent's write callback (evhttp's "sent") runs as
  * it would have; a short or failed write leaves the rest to evhttp. After
  * this, req may be gone.
+ *
+ * A HEAD request gets the head alone, with the body's length: evhttp
+ * would send the body too, which its client never reads, so the next
+ * answer on the connection would start inside it.
  */
 void
 http_reply(struct evhttp_request *req, int code, struct evbuffer *body)
 {
 	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	struct evkeyvalq *headers = evhttp_request_get_output_headers(req);
 	struct bufferevent *bev = NULL;
+	char length[DECIMAL_MAX + 1];
 	struct evbuffer *out;
 
+	if (body != NULL &&
+	    evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
+		if (evhttp_find_header(headers, "Content-Length") == NULL)
+			evhttp_add_header(headers, "Content-Length",
+			    decimal_str(length,
+			    (long long)evbuffer_get_length(body)));
+		body = NULL;
+	}
 	if (evcon != NULL) {
 		bev = evhttp_connection_get_bufferevent(evcon);
 		bufferevent_setwatermark(bev, EV_READ, 0, 0);
@@ -142,8 +156,7 @@ http_reply(struct evhttp_request *req, int code, struct evbuffer *body)
 /*
  * Answer with the len bytes at body, and a newline when nl. The length is
  * written here: evhttp would count it through snprintf. A HEAD request gets
- * the head alone: evhttp would send the body too, which its client never
- * reads, so the next answer on the connection would start inside it.
+ * the head alone (see http_reply), without copying the body first.
  */
 static void
 http_reply_body(struct evhttp_request *req, int code, const char *body,
@@ -177,9 +190,8 @@ http_send(struct http *h, struct evhttp_request *req, int code,
 	evhttp_add_header(out, "Cache-Control", "no-store");
 	if (body)
 		evhttp_add_header(out, "Content-Type", "application/json");
-	log_debug("event=request method=%d uri=\"%.80s\" status=%d",
-	    (int)evhttp_request_get_command(req), evhttp_request_get_uri(req),
-	    code);
+	log_debug("event=request method=%d path=\"%.80s\" status=%d",
+	    (int)evhttp_request_get_command(req), http_path(req), code);
 	http_observe(h, req, code);
 	if (body)
 		http_reply_body(req, code, body, strlen(body), 1);
@@ -271,9 +283,8 @@ http_send_bytes(struct http *h, struct evhttp_request *req, int code,
 
 	evhttp_add_header(out, "Content-Type", type);
 	evhttp_add_header(out, "X-Content-Type-Options", "nosniff");
-	log_debug("event=request method=%d uri=\"%.80s\" status=%d",
-	    (int)evhttp_request_get_command(req), evhttp_request_get_uri(req),
-	    code);
+	log_debug("event=request method=%d path=\"%.80s\" status=%d",
+	    (int)evhttp_request_get_command(req), http_path(req), code);
 	http_observe(h, req, code);
 	http_reply_body(req, code, body, len, 0);
 }

@@ -1,4 +1,5 @@
 /* reply.c: the JSON bodies of API.md; no I/O. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,28 @@ reply_error_body(const char *code, const char *message)
 	s = reply_dump(j);
 	json_decref(j);
 	return s;
+}
+
+char *
+reply_refusal_body(int *status, long max_body)
+{
+	char message[128];
+
+	switch (*status) {
+	case 413:
+		snprintf(message, sizeof message, "a request body may hold at "
+		    "most %ld bytes", max_body);
+		return reply_error_body("body_too_large", message);
+	case 417:
+		return reply_error_body("expectation_failed", "the only Expect "
+		    "understood is 100-continue");
+	default:
+		*status = 400;
+		return reply_error_body("bad_request", "the request could not "
+		    "be read: a malformed request line or header, headers over "
+		    "8 KiB, or framing a proxy could read otherwise, such as "
+		    "Content-Length beside Transfer-Encoding");
+	}
 }
 
 char *

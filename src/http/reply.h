@@ -11,6 +11,13 @@
 
 /* {"error":{"code":..,"message":..}} as a malloc'd string. */
 char *reply_error_body(const char *code, const char *message);
+/*
+ * The error for an answer libevent gives by itself, before a request is
+ * dispatched (conns.c): *status 413, a body over max_body; 417, an Expect
+ * it does not know; any other, a request it could not read, which is
+ * answered 400 (*status is set so). malloc'd.
+ */
+char *reply_refusal_body(int *status, long max_body);
 /* {"queue":..,"token":..,"reason":..}, the data of a `gone` event; malloc'd. */
 char *reply_gone_body(const char *queue, const char *token,
     const char *reason);

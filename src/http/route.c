@@ -127,12 +127,13 @@ route_shape(const struct segs *pat, const struct segs *s,
 	return 1;
 }
 
+/* HEAD is allowed wherever GET is (route_match). */
 static void
 route_allow(int methods, char *buf, size_t size)
 {
 	static const struct { int m; const char *name; } names[] = {
-		{ RM_GET, "GET" }, { RM_POST, "POST" }, { RM_PUT, "PUT" },
-		{ RM_DELETE, "DELETE" },
+		{ RM_GET, "GET" }, { RM_GET, "HEAD" }, { RM_POST, "POST" },
+		{ RM_PUT, "PUT" }, { RM_DELETE, "DELETE" },
 	};
 
 	buf[0] = '\0';
@@ -165,7 +166,11 @@ route_match(int method, const char *path, struct route_match *m)
 		if (m->token[0] && ((toolong & 2) || !valid_token(m->token)))
 			return ROUTE_BAD_TOKEN;
 		route_allow(routes[i].methods, m->allow, sizeof m->allow);
-		return (routes[i].methods & method) ? ROUTE_OK : ROUTE_BAD_METHOD;
+		/* HEAD is GET's answer without the body (http_reply.c). */
+		if (method == RM_HEAD && (routes[i].methods & RM_GET))
+			m->method = RM_GET;
+		return (routes[i].methods & m->method) ? ROUTE_OK :
+		    ROUTE_BAD_METHOD;
 	}
 	return ROUTE_NOT_FOUND;
 }

@@ -33,7 +33,7 @@ enum route_result {
 struct route_match {
 	enum route_id id;
 	int method;		/* enum route_method of the request */
-	char allow[32];		/* "GET, DELETE" */
+	char allow[32];		/* "GET, HEAD, DELETE" */
 	char queue[CONF_QUEUE_ID_MAX + 1];
 	char token[37];
 	char file[64];		/* ROUTE_ASSET */
@@ -49,7 +49,12 @@ const char *route_name(int id);
  */
 int route_is_admin(const char *path);
 
-/* path is the decoded-free path of the URI, without query. */
+/*
+ * path is the decoded-free path of the URI, without query. HEAD matches
+ * where GET does, and m->method is then RM_GET: the handler answers it
+ * as GET, and the reply leaves the body out (http_reply.c); a handler
+ * that answers in pieces (a stream) asks evhttp whether it is HEAD.
+ */
 enum route_result route_match(int method, const char *path,
     struct route_match *m);
 

@@ -72,6 +72,34 @@ check_json .state paused "... and the queue is still there"
 http GET /v1/admin/queues "" -H "authorization: bearer $ADMIN_TOKEN"
 check_status 200 "the scheme and header name in lower case are accepted"
 
+# A query string's values are never logged: the admin token sent there by
+# mistake is refused, and not written down either.
+secret="query-secret-$RANDOM$RANDOM"
+http GET "/v1/admin/queues?token=$secret&x=1"
+check_error 401 unauthorized "the admin token in the query string: 401"
+http GET "/v1/queues/line?token=$secret"
+check_status 200 "a public path with a query: 200"
+check_match "$(grep 'event=admin_unauthorized' "$WR_TMP/waitroomd.log" | tail -n 1)" \
+    'path="/v1/admin/queues"' "the refusal is logged with its path"
+check_eq "$(grep -F -- "$secret" "$WR_TMP/waitroomd.log")" "" \
+    "the query's value is in no log line"
+
+# Two Authorization headers: a proxy in front may pass on either one, so
+# neither counts, whichever comes first, and nothing is done.
+http PUT /v1/admin/queues/twice '{"batch": 1}' \
+    -H "Authorization: Bearer $ADMIN_TOKEN" \
+    -H "Authorization: Bearer ${ADMIN_TOKEN%?}x"
+check_error 400 bad_request "two Authorization headers, the right one first: 400"
+check_contains "$(json .error.message)" Authorization "... naming the header"
+http GET /v1/queues/twice
+check_error 404 queue_not_found "... and the queue is not created"
+http DELETE /v1/admin/queues/line '' \
+    -H "Authorization: Bearer ${ADMIN_TOKEN%?}x" \
+    -H "Authorization: Bearer $ADMIN_TOKEN"
+check_error 400 bad_request "two Authorization headers, the right one second: 400"
+http GET /v1/queues/line
+check_json .state paused "... and the queue is still there"
+
 # ---- figures ----------------------------------------------------------------
 
 tokens=()
@@ -99,7 +127,12 @@ admin GET '/v1/admin/queues/bad!'
 check_error 400 bad_queue_id "a malformed queue id: 400 bad_queue_id"
 admin PATCH /v1/admin/queues/line
 check_error 405 method_not_allowed "PATCH: 405"
-check_header Allow "GET, PUT, DELETE"
+check_header Allow "GET, HEAD, PUT, DELETE"
+# HEAD is GET without the body; never the path's DELETE.
+http HEAD /v1/admin/queues/line '' -I -H "Authorization: Bearer $ADMIN_TOKEN"
+check_status 200 "HEAD on a queue: 200, as GET"
+admin GET /v1/admin/queues/line
+check_status 200 "... and the queue is still there"
 
 # ---- promote: the next N, now, in FIFO order -------------------------------
 

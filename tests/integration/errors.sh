@@ -23,6 +23,8 @@ mode        = rate
 state       = paused
 max_waiting = 3
 EOF
+# A queue drawn a few seconds after the start, for HEAD on its order.
+printf '[queue sale]\nopens_at = %s\n' $(($(date +%s) + 3)) >>"$conf"
 
 start_redis
 start_waitroomd "$conf"
@@ -36,6 +38,8 @@ t1=$TOKEN
 join open1 '{"user":"keep"}'
 check_status 201 "setup: second join"
 t2=$TOKEN
+join sale
+check_status 201 "setup: an entrant of the draw before the opening"
 
 # post_error BODY STATUS CODE DESC: a join to open1 with BODY fails so.
 post_error() {
@@ -171,10 +175,10 @@ check_error 405 method_not_allowed "GET on /tokens"
 check_header Allow POST "GET on /tokens: Allow: POST"
 http PUT "$Q/$t1"
 check_error 405 method_not_allowed "PUT on a token"
-check_header Allow "GET, DELETE" "PUT on a token: Allow: GET, DELETE"
+check_header Allow "GET, HEAD, DELETE" "PUT on a token: Allow: GET, HEAD, DELETE"
 http PATCH "$Q/$t1" '{"user":"x"}'
 check_error 405 method_not_allowed "PATCH on a token"
-check_header Allow "GET, DELETE" "PATCH on a token: Allow: GET, DELETE"
+check_header Allow "GET, HEAD, DELETE" "PATCH on a token: Allow: GET, HEAD, DELETE"
 http POST "$Q/$t1"
 check_error 405 method_not_allowed "POST on a token"
 http DELETE "$Q"
@@ -187,7 +191,7 @@ http DELETE /v1/queues/open1
 check_error 405 method_not_allowed "DELETE on a queue"
 http POST /healthz
 check_error 405 method_not_allowed "POST on /healthz"
-check_header_match Allow '(^|, )GET(,|$)' "POST on /healthz: Allow names GET"
+check_header Allow "GET, HEAD" "POST on /healthz: Allow: GET, HEAD"
 http GET "$Q/$t1"
 check_json .position 1 "the token survived PUT, PATCH, POST and DELETE on the wrong path"
 check_waiting open1 2 "no method error changed anything"
@@ -229,10 +233,50 @@ check_status 204 "... and leaves again"
 
 big=$(pad_body 100000 pad-4)
 http POST "$Q" "$big"
-check_match "$STATUS" '^(000|4[0-9][0-9])$' "a body of 100,000 bytes is refused (got $STATUS)"
+check_match "$STATUS" '^(000|413)$' "a body of 100,000 bytes is refused: 413, or a reset before curl read it (got $STATUS)"
 http GET /healthz
 check_status 200 "the server serves after a huge body"
 check_waiting open1 2 "a huge body changes nothing"
+
+# raw_json_error STATUS CODE DESC: the last raw answer is API.md's JSON
+# error, and it closes the connection.
+raw_json_error() {
+	check_status "$1" "$3 -> $1"
+	check_eq "$(sed '1,/^$/d' <<<"$BODY" | jq -r .error.code 2>/dev/null)" \
+	    "$2" "... as the JSON error $2"
+	check_match "$(header Content-Type)" '^application/json' \
+	    "... in application/json"
+	check_header Connection close "... and closes the connection"
+}
+
+# However it comes, a body over max_body gets the JSON 413: a
+# Content-Length over it at once, before the body (the client need not
+# send it), and a chunked body once it is past the limit. Under
+# max_body's 1 MiB range, past the 64 KiB libevent holds by itself too.
+raw_http < <(printf 'POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n' "$Q")
+raw_json_error 413 body_too_large "Content-Length: 5000, before its body"
+raw_http < <(printf 'POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n' "$Q")
+raw_json_error 413 body_too_large "Content-Length: 100000, before its body"
+raw_http < <(printf 'POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n' "$Q")
+raw_json_error 413 body_too_large "Expect: 100-continue and Content-Length: 100000"
+check_eq "$(grep -c '^HTTP/1.1 100' <<<"$BODY")" 0 "... with no 100 Continue"
+
+# chunked N: a chunked body of N bytes, in pieces of 1000.
+a1000=$(printf 'a%.0s' $(seq 1 1000))
+chunked() {
+	local n=$1 k
+	while [ "$n" -gt 0 ]; do
+		k=$((n < 1000 ? n : 1000))
+		printf '%x\r\n%s\r\n' "$k" "${a1000:0:k}"
+		n=$((n - k))
+	done
+	printf '0\r\n\r\n'
+}
+for n in 5000 70000; do
+	raw_http < <(printf 'POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n' "$Q"; chunked "$n")
+	raw_json_error 413 body_too_large "a chunked body of $n bytes"
+done
+check_waiting open1 2 "no body too large changes anything"
 
 # ---- 503 queue_full -------------------------------------------------------------
 
@@ -263,11 +307,10 @@ raw_http < <(printf 'POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: applic
 check_status 400 "two different Content-Length headers -> 400"
 check_waiting open1 2 "... and nobody joins"
 
-# raw_error DESC: the last raw answer is 400 bad_request in JSON.
+# raw_error DESC: the last raw answer is 400 bad_request in JSON, and it
+# closes the connection.
 raw_error() {
-	check_status 400 "$1 -> 400"
-	check_eq "$(sed '1,/^$/d' <<<"$BODY" | jq -r .error.code 2>/dev/null)" \
-	    bad_request "... as the JSON error bad_request"
+	raw_json_error 400 bad_request "$1"
 }
 
 # libevent reads "+2" with strtoll and frames a body of 2 bytes; a proxy
@@ -287,26 +330,97 @@ raw_error "HTTP/1.1 with two Host headers"
 raw_http < <(printf 'GET /healthz HTTP/1.0\r\n\r\n')
 check_status 200 "HTTP/1.0 without Host -> 200"
 
-# HEAD is allowed on no path. Its 405 has a head alone, with the length the
-# body would have: a client never reads a body after HEAD, so one sent
-# anyway would be read as the start of the next answer on the connection.
-raw_http < <(printf 'HEAD /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')
-check_status 405 "HEAD on /healthz -> 405"
-check_match "$(sed -n '/^$/{n;p;q}' <<<"$BODY")" '^HTTP/1\.1 200 ' \
-    "the answer to HEAD has no body: the next answer follows its head"
-check_match "$HEADERS" $'(^|\n)Content-Length: [1-9]' \
-    "the answer to HEAD gives the length its body would have"
+# Content-Length beside Transfer-Encoding: a proxy may frame the body by
+# either (request smuggling).
+raw_http < <(printf 'POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n' "$Q")
+raw_error "Content-Length beside Transfer-Encoding"
+raw_http < <(printf 'POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n{}\r\n' "$Q")
+raw_error "Content-Length beside Transfer-Encoding, the body framed by the first"
+check_waiting open1 2 "... and nobody joins"
 
-# A header section over 8 KiB: libevent answers it.
+# What libevent cannot read at all gets the same JSON 400.
+raw_http < <(printf 'NONSENSE\r\n\r\n')
+raw_error "a request line that is no request line"
+raw_http < <(printf 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon here\r\n\r\n')
+raw_error "a header line without a colon"
+# An expectation other than 100-continue is not met (RFC 9110, 10.1.1).
+raw_http < <(printf 'POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: the-unexpected\r\nContent-Length: 2\r\n\r\n{}' "$Q")
+raw_json_error 417 expectation_failed "Expect: the-unexpected"
+check_waiting open1 2 "... and nobody joins"
+
+# HEAD is answered as GET with the head alone: a client never reads a body
+# after HEAD, so one sent anyway would be read as the start of the next
+# answer on the connection. Where HEAD is not allowed, its 405 has a head
+# alone too, with the length the body would have.
+raw_http < <(printf 'HEAD %s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$Q")
+check_status 405 "HEAD on /tokens (POST only) -> 405"
+check_header Allow POST "HEAD on /tokens: Allow: POST"
+check_match "$(sed -n '/^$/{n;p;q}' <<<"$BODY")" '^HTTP/1\.1 200 ' \
+    "the 405 to HEAD has no body: the next answer follows its head"
+check_match "$HEADERS" $'(^|\n)Content-Length: [1-9]' \
+    "the 405 to HEAD gives the length its body would have"
+
+# head_then_healthz PATH: on one connection, HEAD PATH then GET /healthz.
+# head_as_get PATH [same-length]: HEAD PATH answers the status and
+# Content-Type that GET PATH does, and a head alone: the answer to GET
+# /healthz follows it at once. Its Content-Length is a number or absent;
+# with same-length, GET's.
+head_then_healthz() {
+	raw_http < <(printf 'HEAD %s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$1")
+}
+head_as_get() {
+	local path=$1 get_status get_type get_len len
+	http GET "$path"
+	get_status=$STATUS get_type=$(header Content-Type)
+	get_len=$(header Content-Length)
+	head_then_healthz "$path"
+	check_status "$get_status" "HEAD $path -> $get_status, as GET"
+	check_eq "$(header Content-Type)" "$get_type" \
+	    "HEAD $path: Content-Type $get_type, as GET"
+	check_match "$(sed -n '/^$/{n;p;q}' <<<"$BODY")" '^HTTP/1\.1 200 ' \
+	    "HEAD $path: no body, the next answer follows its head"
+	len=$(header Content-Length)
+	if [ "${2-}" = same-length ]; then
+		check_eq "$len" "$get_len" "HEAD $path: Content-Length $get_len, as GET"
+	else
+		check_match "$len" '^[0-9]*$' "HEAD $path: a Content-Length or none ($len)"
+	fi
+}
+head_as_get /healthz same-length
+head_as_get /readyz same-length
+head_as_get /assets/waitroom.js same-length
+head_as_get /q/open1
+head_as_get /metrics
+head_as_get /v1/queues/open1
+head_as_get /v1/queues/nosuch same-length
+head_as_get "$Q/$t1"
+head_as_get "$Q/$(random_uuid)" same-length
+head_as_get /v1/queues/open1/challenge
+head_as_get /v1/check same-length
+# The event stream: its head, and no stream.
+head_then_healthz "$Q/$t1/events"
+check_status 200 "HEAD on a waiting token's events -> 200"
+check_header Content-Type text/event-stream \
+    "HEAD on a waiting token's events: the stream's head"
+check_match "$(sed -n '/^$/{n;p;q}' <<<"$BODY")" '^HTTP/1\.1 200 ' \
+    "... alone: no stream, the next answer follows it"
+head_as_get "$Q/$(random_uuid)/events" same-length
+# The draw's order, written in pieces as it is read from Redis.
+wait_until 'http GET /v1/queues/sale/draw; [ "$(json .state)" = drawn ]' \
+    $((10 * WR_SLOW)) || fail "setup: the queue sale is drawn" "$(wr_last)"
+head_as_get /v1/queues/sale/draw same-length
+head_as_get /v1/queues/sale/draw/order
+http GET "$Q/$t1"
+check_json .position 1 "HEAD on a token left it in its place"
+
+# A header section over 8 KiB.
 bigheader=$(printf 'a%.0s' $(seq 1 9000))
 http GET /healthz '' -H "X-Big: $bigheader"
-check "a 9,000-byte header is refused with a 4xx (got $STATUS)" \
-    test "$STATUS" -ge 400 -a "$STATUS" -lt 500
+check_error 400 bad_request "a 9,000-byte header -> 400 bad_request"
 http GET /healthz
 check_status 200 "the server serves after an oversized header"
 http POST "$Q" '' -H "X-Big: $bigheader"
-check "a join with an oversized header is refused (got $STATUS)" \
-    test "$STATUS" -ge 400 -a "$STATUS" -lt 500
+check_error 400 bad_request "a join with an oversized header -> 400 bad_request"
 check_waiting open1 2 "... and nobody joins"
 
 # ---- nothing changed ------------------------------------------------------------

@@ -29,6 +29,14 @@ state       = closed
 [queue own]
 state       = paused
 page_template = $WR_TMP/custom.html
+
+[queue work]
+state          = paused
+join_challenge = pow
+pow_bits       = 4
+
+[queue sale]
+opens_at = $(($(date +%s) + 86400))
 EOF2
 
 start_redis
@@ -152,6 +160,31 @@ http OPTIONS /v1/queues/line/tokens '' -H 'Origin: https://evil.example'
 check_error 403 forbidden_origin "a preflight from another origin -> 403"
 http POST /q/line '' -H 'Origin: https://evil.example'
 check_error 403 forbidden_origin "the join button posted from elsewhere -> 403"
+
+# What a page needs before it joins or to check a draw: the challenge of
+# a queue with a proof of work, the draw and its order. Each answers CORS
+# as the join does, its errors too (the page reads them), and a preflight.
+for p in /v1/queues/work/challenge /v1/queues/sale/draw \
+    /v1/queues/sale/draw/order; do
+	http GET "$p" '' -H 'Origin: https://shop.example'
+	check_header Access-Control-Allow-Origin https://shop.example \
+	    "GET $p from a listed origin ($STATUS) is allowed"
+	check_header Vary Origin "GET $p: Vary: Origin"
+	http GET "$p" '' -H 'Origin: https://evil.example'
+	check "GET $p from an origin not listed gets no Access-Control-Allow-Origin" \
+	    eval '! has_header Access-Control-Allow-Origin'
+	http OPTIONS "$p" '' -H 'Origin: http://other.example:8000' \
+	    -H 'Access-Control-Request-Method: GET'
+	check_status 204 "a preflight of $p from a listed origin -> 204"
+	check_header Access-Control-Allow-Origin http://other.example:8000 \
+	    "... naming the origin"
+	check_header_match Access-Control-Allow-Methods '(^|, )GET(,|$)' \
+	    "... allowing GET"
+	http OPTIONS "$p" '' -H 'Origin: https://evil.example'
+	check_error 403 forbidden_origin "a preflight of $p from another origin -> 403"
+done
+http GET /v1/queues/sale/draw/order '' -H 'Origin: https://shop.example'
+check_error 409 draw_not_done "the order before the draw: 409, read cross-origin"
 
 # ---- templates ------------------------------------------------------------------
 

@@ -106,6 +106,13 @@ http GET '/v1/check?queue=no!pe'
 check_error 400 bad_queue_id "a malformed queue in /v1/check -> 400"
 http POST /v1/check
 check_error 405 method_not_allowed "POST /v1/check -> 405"
+http GET /v1/check?queue=shop '' -H "Authorization: Bearer $PASS1" \
+    -H "Authorization: Bearer not-a-pass"
+check_error 400 bad_request "two Authorization headers, the pass first -> 400"
+check_contains "$(json .error.message)" Authorization "... naming the header"
+http GET /v1/check?queue=shop '' -H "Authorization: Bearer not-a-pass" \
+    -H "Authorization: Bearer $PASS1"
+check_error 400 bad_request "two Authorization headers, the pass second -> 400"
 
 now=$(date +%s)
 forged=$(sign "not-our-secret-0123456789abcdefghij" k2 \

@@ -445,7 +445,7 @@ else
 	    "$polls polls, $after after the kill, $late after the new worker was up (want 2 or more); not 200:" \
 	    "$not200"
 fi
-diag "the new worker answered $(awk -v p="pid=$NEW" -v tag="worker=$vidx event=request method=1 uri=\"/healthz\"" \
+diag "the new worker answered $(awk -v p="pid=$NEW" -v tag="worker=$vidx event=request method=1 path=\"/healthz\"" \
     'index($0, p) { on = 1 } on && index($0, tag) { n++ } END { print n + 0 }' "$LOG") of those /healthz"
 
 # ---- SIGHUP ----------------------------------------------------------------------

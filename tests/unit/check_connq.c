@@ -104,6 +104,22 @@ START_TEST(test_scan)
 }
 END_TEST
 
+/* The status of the line an answer starts with, as conns_output reads it. */
+START_TEST(test_status)
+{
+	ck_assert_int_eq(connq_status("HTTP/1.1 413 Request Entity", 13), 413);
+	ck_assert_int_eq(connq_status("HTTP/1.0 400 Bad Request\r\n", 13),
+	    400);
+	ck_assert_int_eq(connq_status("HTTP/1.1 100 Continue\r\n\r\n", 13),
+	    100);
+	ck_assert_int_eq(connq_status("HTTP/1.1 413 ", 12), -1); /* short */
+	ck_assert_int_eq(connq_status("HTTP/2.0 200 OK\r\n", 13), -1);
+	ck_assert_int_eq(connq_status("HTTP/1.1 41x Bad\r\n", 13), -1);
+	ck_assert_int_eq(connq_status("HTTP/1.1 4130 Bad\r\n", 13), -1);
+	ck_assert_int_eq(connq_status("1\r\nx\r\n0\r\n\r\n", 13), -1);
+}
+END_TEST
+
 START_TEST(test_high_water)
 {
 	ck_assert_int_eq(connq_high_water(1024, 5), 973);
@@ -124,6 +140,7 @@ main(void)
 	tcase_add_test(tc, test_deadlines);
 	tcase_add_test(tc, test_victim);
 	tcase_add_test(tc, test_scan);
+	tcase_add_test(tc, test_status);
 	tcase_add_test(tc, test_high_water);
 	suite_add_tcase(s, tc);
 	return unit_run(s);

@@ -85,6 +85,37 @@ START_TEST(test_error_body)
 }
 END_TEST
 
+/* libevent's own refusals, as API.md's errors: the status, the code. */
+static const struct {
+	int status, sent;
+	const char *code, *says;
+} refusals[] = {
+	{ 413, 413, "body_too_large", "at most 4096 bytes" },
+	{ 417, 417, "expectation_failed", "100-continue" },
+	{ 400, 400, "bad_request", "Content-Length beside Transfer-Encoding" },
+	{ 501, 400, "bad_request", "could not be read" },	/* any other */
+	{ 0, 400, "bad_request", "could not be read" },
+};
+
+START_TEST(test_refusal_body)
+{
+	int status = refusals[_i].status;
+	char *s = reply_refusal_body(&status, 4096);
+	json_t *j, *err;
+
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_eq(status, refusals[_i].sent);
+	j = parse(s);
+	err = json_object_get(j, "error");
+	ck_assert_str_eq(str_of(err, "code"), refusals[_i].code);
+	ck_assert_msg(strstr(str_of(err, "message"), refusals[_i].says),
+	    "'%s' does not say '%s'", str_of(err, "message"),
+	    refusals[_i].says);
+	json_decref(j);
+	free(s);
+}
+END_TEST
+
 START_TEST(test_error_body_escapes)
 {
 	char *s = reply_error_body("queue_not_found",
@@ -349,6 +380,8 @@ main(void)
 
 	tcase_add_test(tc, test_error_body);
 	tcase_add_test(tc, test_error_body_escapes);
+	tcase_add_loop_test(tc, test_refusal_body, 0,
+	    sizeof refusals / sizeof refusals[0]);
 	tcase_add_test(tc, test_gone_body);
 	tcase_add_test(tc, test_status_waiting);
 	tcase_add_test(tc, test_status_waiting_no_eta);

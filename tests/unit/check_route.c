@@ -68,7 +68,7 @@ START_TEST(test_check)
 	ck_assert_int_eq(m.id, ROUTE_CHECK);
 	ck_assert_int_eq(route_match(RM_POST, "/v1/check", &m),
 	    ROUTE_BAD_METHOD);
-	ck_assert_str_eq(m.allow, "GET");
+	ck_assert_str_eq(m.allow, "GET, HEAD");
 	ck_assert_int_eq(route_match(RM_GET, "/v1/check/", &m),
 	    ROUTE_NOT_FOUND);
 }
@@ -98,10 +98,10 @@ START_TEST(test_bad_method)
 	ck_assert_str_eq(m.allow, "POST");
 	ck_assert_int_eq(route_match(RM_PUT, "/v1/queues/q/tokens/" T, &m),
 	    ROUTE_BAD_METHOD);
-	ck_assert_str_eq(m.allow, "GET, DELETE");
+	ck_assert_str_eq(m.allow, "GET, HEAD, DELETE");
 	ck_assert_int_eq(route_match(RM_POST, "/v1/queues/q/tokens/" T, &m),
 	    ROUTE_BAD_METHOD);
-	ck_assert_str_eq(m.allow, "GET, DELETE");
+	ck_assert_str_eq(m.allow, "GET, HEAD, DELETE");
 	ck_assert_int_eq(route_match(RM_DELETE, "/v1/queues/q/tokens/" T
 	    "/events", &m), ROUTE_BAD_METHOD);
 	ck_assert_int_eq(route_match(RM_POST, "/v1/queues/q", &m),
@@ -111,6 +111,33 @@ START_TEST(test_bad_method)
 	ck_assert_int_eq(route_match(RM_OTHER, "/v1/queues/q/tokens", &m),
 	    ROUTE_BAD_METHOD);
 	ck_assert_str_eq(m.allow, "POST");
+}
+END_TEST
+
+/* HEAD is GET without the body: the handler is GET's, told it is GET. */
+START_TEST(test_head)
+{
+	ck_assert_int_eq(route_match(RM_HEAD, "/healthz", &m), ROUTE_OK);
+	ck_assert_int_eq(m.id, ROUTE_HEALTHZ);
+	ck_assert_int_eq(m.method, RM_GET);
+	ck_assert_int_eq(route_match(RM_HEAD, "/v1/queues/q/tokens/" T, &m),
+	    ROUTE_OK);
+	ck_assert_int_eq(m.method, RM_GET);	/* never its DELETE */
+	ck_assert_int_eq(route_match(RM_HEAD, "/v1/admin/queues/q", &m),
+	    ROUTE_OK);
+	ck_assert_int_eq(m.method, RM_GET);	/* never its DELETE */
+	ck_assert_int_eq(route_match(RM_HEAD, "/v1/queues/q/tokens/" T
+	    "/events", &m), ROUTE_OK);
+	ck_assert_int_eq(route_match(RM_HEAD, "/v1/queues/q/tokens", &m),
+	    ROUTE_BAD_METHOD);
+	ck_assert_int_eq(m.method, RM_HEAD);
+	ck_assert_str_eq(m.allow, "POST");
+	ck_assert_int_eq(route_match(RM_POST, "/healthz", &m),
+	    ROUTE_BAD_METHOD);
+	ck_assert_str_eq(m.allow, "GET, HEAD");
+	ck_assert_int_eq(route_match(RM_DELETE, "/q/concert", &m),
+	    ROUTE_BAD_METHOD);
+	ck_assert_str_eq(m.allow, "GET, HEAD, POST");
 }
 END_TEST
 
@@ -182,7 +209,7 @@ START_TEST(test_admin)
 	ck_assert_str_eq(m.allow, "POST");
 	ck_assert_int_eq(route_match(RM_POST, "/v1/admin/queues/q", &m),
 	    ROUTE_BAD_METHOD);
-	ck_assert_str_eq(m.allow, "GET, PUT, DELETE");
+	ck_assert_str_eq(m.allow, "GET, HEAD, PUT, DELETE");
 	ck_assert_int_eq(route_match(RM_DELETE, "/v1/admin/queues/q/tokens/"
 	    "0b7c5f4e-3d2a-4c1b-9a8f-7e6d5c4b3a21", &m), ROUTE_OK);
 	ck_assert_int_eq(m.id, ROUTE_ADMIN_TOKEN);
@@ -234,6 +261,7 @@ main(void)
 	tcase_add_loop_test(tc, test_not_found, 0,
 	    (int)(sizeof not_found / sizeof not_found[0]));
 	tcase_add_test(tc, test_bad_method);
+	tcase_add_test(tc, test_head);
 	tcase_add_test(tc, test_bad_queue);
 	tcase_add_test(tc, test_bad_token);
 	tcase_add_test(tc, test_admin);
