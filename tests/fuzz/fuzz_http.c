@@ -45,8 +45,8 @@ static int
 allows(const char *allow, int method)
 {
 	static const struct { int m; const char *name; } names[] = {
-		{ RM_GET, "GET" }, { RM_POST, "POST" }, { RM_PUT, "PUT" },
-		{ RM_DELETE, "DELETE" },
+		{ RM_GET, "GET" }, { RM_HEAD, "HEAD" }, { RM_POST, "POST" },
+		{ RM_PUT, "PUT" }, { RM_DELETE, "DELETE" },
 	};
 	char list[40];
 
@@ -91,8 +91,11 @@ check_route(int method, const char *path)
 		FAIL("token %s from %s", m.token, path);
 	if (m.file[0] != '\0' && !has_segment(path, m.file))
 		FAIL("file %s from %s", m.file, path);
-	if (r == ROUTE_OK && (method & (RM_HEAD | RM_OPTIONS | RM_OTHER)))
+	if (r == ROUTE_OK && (method & (RM_OPTIONS | RM_OTHER)))
 		FAIL("method %d routed for %s", method, path);
+	/* HEAD routes exactly where GET does, and is handled as GET. */
+	if (method == RM_HEAD && r == ROUTE_OK && m.method != RM_GET)
+		FAIL("HEAD routed as method %d for %s", m.method, path);
 	if ((r == ROUTE_OK) != allows(m.allow, method))
 		FAIL("verdict %d, but Allow: %s for method %d on %s", r,
 		    m.allow, method, path);
