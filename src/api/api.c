@@ -106,6 +106,19 @@ api_session_ended(struct app *app, const char *queue, const char *token)
 	    (long long)time(NULL) * 1000);
 }
 
+void
+api_token_removed(struct api_call *c, enum result r, int was_active)
+{
+	if (r != RESULT_OK)
+		api_send_result(c, r);
+	else {
+		if (was_active)
+			api_session_ended(c->app, c->queue, c->token);
+		http_send_empty(c->app->http, c->req, 204);
+	}
+	free(c);
+}
+
 #define API_SHOW_MAX 4096	/* queues in one answer */
 
 /* The names ride along, so each figure finds its queue. */

@@ -116,5 +116,10 @@ void api_join_used(struct app *app, const char *queue, struct verdict *v);
 /* Tell this process's pass cache that token's session ended. */
 void api_session_ended(struct app *app, const char *queue,
     const char *token);
+/*
+ * The answer to a leave or a kick (qstore_end): r's error, or 204 with
+ * this process's pass cache told when a session ended. c is freed.
+ */
+void api_token_removed(struct api_call *c, enum result r, int was_active);
 
 #endif

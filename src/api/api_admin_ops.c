@@ -135,18 +135,11 @@ kick_done(enum result r, int was_active, void *arg)
 	struct api_call *c = arg;
 	char tok[9];
 
-	if (r != RESULT_OK) {
-		api_send_result(c, r);
-		free(c);
-		return;
-	}
-	log_info("event=admin action=remove queue=%s token=%s was=%s",
-	    c->queue, log_tok(c->token, tok), was_active ? "active" :
-	    "waiting");
-	if (was_active)
-		api_session_ended(c->app, c->queue, c->token);
-	http_send_empty(c->app->http, c->req, 204);
-	free(c);
+	if (r == RESULT_OK)
+		log_info("event=admin action=remove queue=%s token=%s was=%s",
+		    c->queue, log_tok(c->token, tok), was_active ? "active" :
+		    "waiting");
+	api_token_removed(c, r, was_active);
 }
 
 void

@@ -277,17 +277,10 @@ leave_done(enum result r, int was_active, void *arg)
 	struct api_call *c = arg;
 	char tok[9];
 
-	if (r != RESULT_OK) {
-		api_send_result(c, r);
-		free(c);
-		return;
-	}
-	log_debug("event=leave queue=%s token=%s", c->queue,
-	    log_tok(c->token, tok));
-	if (was_active)
-		api_session_ended(c->app, c->queue, c->token);
-	http_send_empty(c->app->http, c->req, 204);
-	free(c);
+	if (r == RESULT_OK)
+		log_debug("event=leave queue=%s token=%s", c->queue,
+		    log_tok(c->token, tok));
+	api_token_removed(c, r, was_active);
 }
 
 /* GET: where the token stands; DELETE: leave the line or end the session. */
