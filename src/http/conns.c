@@ -20,7 +20,7 @@
  *   closes one.
  * - The output watch is on while no request of the connection is ours
  *   (IDLE, HEAD, BODY): whatever evhttp writes then is an answer of its
- *   own, which conns_output puts as JSON.
+ *   own, which refusal.c puts as JSON (conns_output).
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -38,11 +38,10 @@
 #include "conf.h"
 #include "connq.h"
 #include "conns.h"
-#include "httpdate.h"
 #include "ipcount.h"
 #include "log.h"
 #include "metrics.h"
-#include "reply.h"
+#include "refusal.h"
 #include "route.h"
 
 #define CONNS_BASE_FDS 256	/* the descriptors open before us lie below */
@@ -344,66 +343,27 @@ conns_request(struct conns *cs, struct evhttp_request *req)
 
 /* ---- libevent's own answers ------------------------------------------------ */
 
-static const char *
-conns_reason(int status)
-{
-	switch (status) {
-	case 413: return "Payload Too Large";
-	case 417: return "Expectation Failed";
-	default: return "Bad Request";
-	}
-}
-
 /*
- * The output watch. evhttp answers some requests by itself, before
- * dispatch sees them: a head it cannot read (400, and Debian's libevent
- * refuses Content-Length beside Transfer-Encoding so), a body over
- * max_body (413), an Expect it does not know (417). It answers with an
- * HTML page, and libevent 2.1 has no hook to shape it (2.2's
- * evhttp_set_errorcb). Bytes written while no request of the connection
- * is ours are such an answer, or a "100 Continue", which goes as it is.
- * The answer's status line comes first, in one piece, and nothing of an
- * earlier answer is left (evhttp reads no request before the last answer
- * is out): it is all replaced with API.md's JSON error, and the buffer's
- * end frozen, so the rest of the page that evhttp goes on to write is
- * dropped. evhttp sends what is there and closes the connection, as its
- * page asked (and the rest of a body could not be told from a request).
+ * The output watch: bytes written while no request of the connection is
+ * ours are an answer of evhttp's own (or a "100 Continue", which goes as
+ * it is); refusal.c puts it as JSON.
  */
 static void
 conns_output(struct evbuffer *out, const struct evbuffer_cb_info *info,
     void *arg)
 {
 	struct conn *c = arg;
-	char line[13], date[HTTPDATE_LEN + 1], *body;
-	struct evbuffer_ptr p;
-	ev_ssize_t n;
-	int status;
+	struct refusal r;
 
 	if (info->n_added == 0 || c->q.state == CONNQ_BUSY ||
-	    evbuffer_ptr_set(out, &p, info->orig_size, EVBUFFER_PTR_SET) ==
-	    -1 || (n = evbuffer_copyout_from(out, &p, line, sizeof line)) < 0 ||
-	    (status = connq_status(line, (size_t)n)) == -1 || status == 100)
+	    refusal_read(out, info->orig_size, c->cs->app->conf->max_body,
+	    &r) == -1)
 		return;
-	if ((body = reply_refusal_body(&status, c->cs->app->conf->max_body)) ==
-	    NULL)
-		return;		/* out of memory: its page goes */
 	conns_outwatch(c, 0);
-	if (httpdate_format(date, time(NULL)) == -1)
-		date[0] = '\0';
-	/* bufferevent_socket freezes the front but to write: drain it too. */
-	evbuffer_unfreeze(out, 1);
-	evbuffer_drain(out, evbuffer_get_length(out));
-	evbuffer_freeze(out, 1);
-	evbuffer_add_printf(out, "HTTP/1.%c %d %s\r\n"
-	    "Content-Type: application/json\r\nContent-Length: %zu\r\n"
-	    "Cache-Control: no-store\r\nConnection: close\r\n"
-	    "Date: %s\r\n\r\n%s\n", line[7], status, conns_reason(status),
-	    strlen(body) + 1, date, body);
-	evbuffer_freeze(out, 0);
-	free(body);
-	metrics_http(ROUTE_NONE, status,
+	refusal_put(out, &r);
+	metrics_http(ROUTE_NONE, r.status,
 	    (double)(conns_now_ms() - c->q.since) / 1e3);
-	log_debug("event=request_refused status=%d state=%s", status,
+	log_debug("event=request_refused status=%d state=%s", r.status,
 	    state_names[c->q.state]);
 }
 
