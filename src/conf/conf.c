@@ -61,6 +61,9 @@ static const struct conf_key conf_keys[] = {
 	{ "listen", SC_GLOBAL, G(listen), .def = "127.0.0.1:8080",
 	  STR(conf_check_listen, "host:port, host an IPv4 address, localhost or "
 	  "[IPv6], port 0 to 65535"), RESTART },
+	{ "admin_listen", SC_GLOBAL, G(admin_listen),
+	  STR(conf_check_listen, "host:port, host an IPv4 address, localhost "
+	  "or [IPv6], port 0 to 65535"), RESTART },
 	{ "redis", SC_GLOBAL, G(redis), .def = "127.0.0.1:6379",
 	  STR(conf_check_redis, "host:port with port 1 to 65535, "
 	  "unix:/absolute/path, or sentinel://host:port,host:port/master"),

@@ -46,6 +46,7 @@ struct queue_conf {
 
 struct conf {
 	char *listen;
+	char *admin_listen;	/* NULL: the admin API on listen */
 	char *redis;
 	char *key_prefix;
 	long workers;		/* 0: auto (number of cores) */

@@ -206,7 +206,7 @@ publisher_new(struct app *app)
 }
 
 static int
-serve(struct app *app, int fd)
+serve(struct app *app, int fd, int afd)
 {
 	struct event *sigs[3] = { NULL, NULL, NULL }, *publisher = NULL;
 	const int signums[3] = { SIGINT, SIGTERM, SIGHUP };
@@ -217,7 +217,7 @@ serve(struct app *app, int fd)
 	    app->store_opts, err, sizeof err)) == NULL || (app->qstore = qstore_new(app->store,
 	    app->conf->key_prefix)) == NULL || (app->join_batch =
 	    join_batch_new(app->base, app->qstore)) == NULL ||
-	    (app->http = http_new(app, fd, dispatch_request, err,
+	    (app->http = http_new(app, fd, afd, dispatch_request, err,
 	    sizeof err)) == NULL || (app->streams = streams_new(app, err,
 	    sizeof err)) == NULL) {
 		log_error("event=startup_failed error=\"%s\"", err);
@@ -281,23 +281,40 @@ base_new(void)
 	return base;
 }
 
+/* A worker's own sockets on the ports the supervisor bound. */
+static int
+worker_listen(const struct instance_setup *r, int *fd, int *afd)
+{
+	char err[512];
+	int port;
+
+	*afd = -1;
+	if ((*fd = listener_open(r->conf->listen, r->port, 1, 1, &port, err,
+	    sizeof err)) == -1)
+		goto fail;
+	if (r->conf->admin_listen == NULL)
+		return 0;
+	if ((*afd = listener_open(r->conf->admin_listen, r->admin_port, 1, 1,
+	    &port, err, sizeof err)) != -1)
+		return 0;
+	close(*fd);
+fail:
+	log_error("event=startup_failed error=\"%s\"", err);
+	return -1;
+}
+
 int
 instance_run(int worker, int ready_fd, void *arg)
 {
 	struct instance_setup *r = arg;
 	struct app app = { 0 };
-	char err[512];
-	int fd = r->fd, port, rc;
+	int fd = r->fd, afd = r->admin_fd, rc;
 
 	if (worker >= 0) {
 		log_set_tag(worker);
 		mshare_use(worker);
-		fd = listener_open(r->conf->listen, r->port, 1, 1, &port, err,
-		    sizeof err);
-		if (fd == -1) {
-			log_error("event=startup_failed error=\"%s\"", err);
+		if (worker_listen(r, &fd, &afd) == -1)
 			return 1;
-		}
 	}
 	app.conf = r->conf;
 	app.pages = r->pages;
@@ -324,7 +341,11 @@ instance_run(int worker, int ready_fd, void *arg)
 	}
 	log_info("event=listen addr=%s port=%d redis=%s queues=%zu",
 	    r->conf->listen, r->port, r->conf->redis, r->conf->nqueues);
-	rc = serve(&app, fd);
+	if (afd != -1)
+		log_info("event=admin_listen addr=%s port=%d msg=\"the admin "
+		    "API is served here only\"", r->conf->admin_listen,
+		    r->admin_port);
+	rc = serve(&app, fd, afd);
 	if (app.ratelimit != r->ratelimit)
 		ratelimit_free(app.ratelimit);
 	revoke_free(app.revoke);

@@ -32,6 +32,8 @@ struct instance_setup {
 	const struct store_opts *store_opts;	/* sentinels, replicas */
 	int port;
 	int fd;		/* single process: the listening socket, else -1 */
+	int admin_port;	/* admin_listen's, once bound */
+	int admin_fd;	/* single process: admin_listen's socket, else -1 */
 };
 
 /*

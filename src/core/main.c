@@ -236,26 +236,55 @@ workers_status(void *arg)
 }
 
 /*
- * workers = 1: this process serves. More: it binds the port without
- * listening (so port 0 resolves once and the port stays ours), then
- * supervises workers that each listen on it with SO_REUSEPORT.
+ * The sockets of listen and admin_listen (*afd -1 when it is not set),
+ * as start() says; -1 after logging why.
+ */
+static int
+bind_ports(struct instance_setup *r, long n, int *fd, int *afd)
+{
+	const struct conf *c = r->conf;
+	char err[512];
+
+	*afd = -1;
+	if ((*fd = listener_open(c->listen, -1, n > 1, n == 1, &r->port, err,
+	    sizeof err)) == -1)
+		goto fail;
+	if (c->admin_listen == NULL)
+		return 0;
+	if ((*afd = listener_open(c->admin_listen, -1, n > 1, n == 1,
+	    &r->admin_port, err, sizeof err)) == -1) {
+		close(*fd);
+		goto fail;
+	}
+	if (r->admin_port != r->port)
+		return 0;
+	/* Workers bind both with SO_REUSEPORT: one port would be shared. */
+	snprintf(err, sizeof err, "admin_listen must be another port than "
+	    "listen's (%d)", r->port);
+	close(*fd);
+	close(*afd);
+fail:
+	log_error("event=startup_failed error=\"%s\"", err);
+	return -1;
+}
+
+/*
+ * workers = 1: this process serves. More: it binds the ports without
+ * listening (so port 0 resolves once and the ports stay ours), then
+ * supervises workers that each listen on them with SO_REUSEPORT.
  */
 static int
 start(struct instance_setup *r)
 {
 	struct conf *c = r->conf;
 	long n = worker_count(c);
-	char err[512];
-	int fd, rc;
+	int fd, afd, rc;
 
-	fd = listener_open(c->listen, -1, n > 1, n == 1, &r->port, err,
-	    sizeof err);
-	if (fd == -1) {
-		log_error("event=startup_failed error=\"%s\"", err);
+	if (bind_ports(r, n, &fd, &afd) == -1)
 		return 1;
-	}
 	if (n == 1) {
 		r->fd = fd;
+		r->admin_fd = afd;
 		announce_port(r);
 		return instance_run(-1, -1, r);
 	}
@@ -272,6 +301,8 @@ start(struct instance_setup *r)
 	ratelimit_free(r->ratelimit);
 	mshare_unmap();
 	close(fd);
+	if (afd != -1)
+		close(afd);
 	if (r->conf_owned) {
 		conf_free(r->conf_owned);
 		free(r->conf_owned);
@@ -303,7 +334,7 @@ main(int argc, char **argv)
 	struct opts o = { 0 };
 	struct conf c;
 	struct instance_setup r = { .conf = &c, .conf_load = load_conf,
-	    .conf_load_arg = &o, .fd = -1 };
+	    .conf_load_arg = &o, .fd = -1, .admin_fd = -1 };
 	struct pages *pages = NULL;
 	struct passkeys *k = NULL;
 	struct netlist *trusted = NULL;

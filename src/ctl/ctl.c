@@ -268,8 +268,8 @@ ctl_plan(int argc, char **argv)
 static void
 command_first(int argc, char **argv)
 {
-	static const char *const valued[] = { "--url", "--token-file",
-	    "--timeout" };
+	static const char *const valued[] = { "--url", "--admin-url",
+	    "--token-file", "--timeout" };
 	int i = 1;
 
 	while (i < argc && argv[i][0] == '-' && strcmp(argv[i], "--help") != 0 &&

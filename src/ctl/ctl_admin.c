@@ -17,6 +17,7 @@
 #include "ctl_admin.h"
 #include "ctl_http.h"
 #include "hex.h"
+#include "route.h"
 #include "ticket.h"
 #include "validate.h"
 
@@ -26,6 +27,7 @@
 struct admin_opts {
 	const char *cmd;
 	const char *url;
+	const char *admin_url;	/* the admin API's; NULL: url */
 	const char *token_file;
 	int json;
 	int timeout;
@@ -66,6 +68,9 @@ ctl_admin_usage(FILE *f)
 	    "  --url URL         the daemon, http://host:port (default "
 	    "$WAITROOM_URL or\n"
 	    "                    " CTL_DEFAULT_URL ")\n"
+	    "  --admin-url URL   the admin API, when the daemon serves it on "
+	    "admin_listen\n"
+	    "                    (default $WAITROOM_ADMIN_URL or --url)\n"
 	    "  --token-file FILE the admin token (default "
 	    "$WAITROOM_ADMIN_TOKEN)\n"
 	    "  --timeout S       give up after S seconds (default 10)\n"
@@ -112,8 +117,9 @@ answer_error(const struct admin_opts *o, const struct ctl_http_reply *r)
 		rc = CTL_EXIT_UNAUTHORIZED;
 	else if (r->status == 404 && code && strcmp(code, "not_found") == 0) {
 		rc = CTL_EXIT_UNAUTHORIZED;
-		msg = "the admin API is off on this server (no "
-		    "admin_token_file), or this is not waitroomd";
+		msg = "no admin API here: it is off (no admin_token_file), "
+		    "served on admin_listen (give --admin-url), or this is not "
+		    "waitroomd";
 	} else if (r->status == 404)
 		rc = CTL_EXIT_NOT_FOUND;
 	fprintf(stderr, "waitroomctl %s: %s (HTTP %d%s%s)\n", o->cmd,
@@ -136,7 +142,8 @@ request(const struct admin_opts *o, const char *method, const char *path,
 	int rc;
 
 	*doc = NULL;
-	rc = ctl_http(o->url, method, path, o->token, text, o->timeout, &r, err,
+	rc = ctl_http(route_is_admin(path) && o->admin_url ? o->admin_url :
+	    o->url, method, path, o->token, text, o->timeout, &r, err,
 	    sizeof err);
 	free(text);
 	while (rc == 0 && r.len > 0 && r.body[r.len - 1] == '\n')
@@ -520,6 +527,7 @@ admin_args(int argc, char **argv, struct admin_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "url", required_argument, NULL, 'u' },
+		{ "admin-url", required_argument, NULL, 'a' },
 		{ "token-file", required_argument, NULL, 't' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "json", no_argument, NULL, 'j' },
@@ -535,6 +543,7 @@ admin_args(int argc, char **argv, struct admin_opts *o)
 	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'u': o->url = optarg; break;
+		case 'a': o->admin_url = optarg; break;
 		case 't': o->token_file = optarg; break;
 		case 'j': o->json = 1; break;
 		case 'k': o->ticket = optarg; break;
@@ -596,6 +605,7 @@ ctl_admin(int argc, char **argv)
 		return CTL_EXIT_USAGE;
 	o.url = getenv("WAITROOM_URL") ? getenv("WAITROOM_URL") :
 	    CTL_DEFAULT_URL;
+	o.admin_url = getenv("WAITROOM_ADMIN_URL");
 	if ((rc = admin_args(argc, argv, &o)) != 0)
 		return rc == -1 ? 0 : rc;
 	if (o.nargs < c->min || o.nargs > c->max)

@@ -673,6 +673,12 @@ conns_new(struct app *app, struct evhttp *evh)
 }
 
 void
+conns_watch_also(struct conns *cs, struct evhttp *evh)
+{
+	evhttp_set_bevcb(evh, conns_bev, cs);
+}
+
+void
 conns_free(struct conns *cs)
 {
 	struct conn *c;

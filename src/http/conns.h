@@ -27,6 +27,8 @@ struct conns;
 
 /* Watch every connection evh accepts from now on. */
 struct conns *conns_new(struct app *app, struct evhttp *evh);
+/* Watch every connection evh accepts too (a server's second port). */
+void conns_watch_also(struct conns *cs, struct evhttp *evh);
 /* After evhttp_free, which closes the connections. */
 void conns_free(struct conns *cs);
 

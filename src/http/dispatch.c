@@ -1,6 +1,6 @@
 /*
  * dispatch.c: a request, as the server (http.c) read it, to its handler:
- * the admin gate, CORS, the body's size and the client's address, and
+ * the port (admin_listen), the admin gate, CORS, the body's size and the client's address, and
  * what fails any of them, or the framing or the route, answered here as
  * a JSON error (http_reply.c). The handlers are the layer below; nothing
  * they call comes back here, and the server is reached again only to
@@ -177,6 +177,40 @@ dispatch_admin_ok(struct app *app, struct evhttp_request *req)
 	return 0;
 }
 
+/* What a load balancer or Prometheus asks of either port. */
+static int
+dispatch_is_probe(const struct http_in *in)
+{
+	return (in->rr == ROUTE_OK || in->rr == ROUTE_BAD_METHOD) &&
+	    (in->m.id == ROUTE_HEALTHZ || in->m.id == ROUTE_READYZ ||
+	    in->m.id == ROUTE_METRICS);
+}
+
+/*
+ * With admin_listen set, the admin API is served on that port and only
+ * there; that port serves nothing else but /healthz, /readyz and
+ * /metrics. Elsewhere the answer is the 404 of an unknown path. Returns 1
+ * when the request may go on.
+ */
+static int
+dispatch_port_ok(struct app *app, struct evhttp_request *req,
+    const struct http_in *in)
+{
+	int admin = route_is_admin(in->path);
+
+	if (app->conf->admin_listen == NULL ||
+	    (in->admin_port ? admin || dispatch_is_probe(in) : !admin))
+		return 1;
+	if (in->admin_port)
+		http_send_error(app->http, req, 404, "not_found", "no such "
+		    "path on admin_listen, which serves the admin API, "
+		    "/healthz, /readyz and /metrics");
+	else
+		http_send_error(app->http, req, 404, "not_found", "no such "
+		    "path");
+	return 0;
+}
+
 /*
  * The client's address, once for every handler: the peer, or behind
  * trusted_proxies the nearest untrusted hop of X-Forwarded-For.
@@ -221,6 +255,8 @@ dispatch_request(struct app *app, struct evhttp_request *req,
 		dispatch_unframed(h, req, in->bad);
 		return;
 	}
+	if (!dispatch_port_ok(app, req, in))
+		return;
 	if (route_is_admin(in->path) && !dispatch_admin_ok(app, req))
 		return;
 	origin = evhttp_find_header(evhttp_request_get_input_headers(req),

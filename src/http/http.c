@@ -35,10 +35,12 @@
 
 #define HTTP_ACCEPT_PAUSE_MS 250	/* after accept fails (EMFILE...) */
 
+/* One evhttp per port: the request callback knows which port it came on. */
 struct http {
 	struct app *app;
-	struct evhttp *evh;
-	struct evhttp_bound_socket *bs;
+	struct evhttp *evh;		/* listen */
+	struct evhttp *admin_evh;	/* admin_listen; NULL: not set */
+	struct evhttp_bound_socket *bs, *admin_bs;
 	struct event *resume;
 	struct conns *conns;	/* deadlines, caps, the descriptor reserve */
 	struct stamps *stamps;	/* route and arrival, until the answer */
@@ -147,14 +149,14 @@ http_observe(struct http *h, struct evhttp_request *req, int code)
  * framing and route are read and stamped, and dispatch takes it on.
  */
 static void
-http_request(struct evhttp_request *req, void *arg)
+http_take(struct http *h, struct evhttp_request *req, int admin_port)
 {
-	struct http *h = arg;
 	long long start_us = http_now_us();
 	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
 	struct http_in in;
 
 	conns_request(h->conns, req);
+	in.admin_port = admin_port;
 	in.path = uri ? evhttp_uri_get_path(uri) : NULL;
 	in.bad = in.path ? http_bad_framing(req) : "malformed request line";
 	in.rr = in.bad ? ROUTE_NOT_FOUND : route_match(http_method(
@@ -164,12 +166,28 @@ http_request(struct evhttp_request *req, void *arg)
 }
 
 static void
+http_request(struct evhttp_request *req, void *arg)
+{
+	http_take(arg, req, 0);
+}
+
+static void
+http_admin_request(struct evhttp_request *req, void *arg)
+{
+	http_take(arg, req, 1);
+}
+
+/* After a pause: both listeners accept again (enabling one twice is no harm). */
+static void
 http_resume(evutil_socket_t fd, short what, void *arg)
 {
 	struct http *h = arg;
 
 	if (h->bs)
 		evconnlistener_enable(evhttp_bound_socket_get_listener(h->bs));
+	if (h->admin_bs)
+		evconnlistener_enable(evhttp_bound_socket_get_listener(
+		    h->admin_bs));
 }
 
 /*
@@ -218,10 +236,11 @@ http_connections(const struct http *h)
 void
 http_stop_accepting(struct http *h)
 {
-	if (h->bs == NULL)
-		return;
-	evhttp_del_accept_socket(h->evh, h->bs);
-	h->bs = NULL;
+	if (h->bs != NULL)
+		evhttp_del_accept_socket(h->evh, h->bs);
+	if (h->admin_bs != NULL)
+		evhttp_del_accept_socket(h->admin_evh, h->admin_bs);
+	h->bs = h->admin_bs = NULL;
 }
 
 /*
@@ -243,38 +262,69 @@ http_limits(struct evhttp *evh, long max_body)
 	evhttp_set_default_content_type(evh, "application/json");
 }
 
-struct http *
-http_new(struct app *app, int fd, http_dispatch_cb *dispatch, char *err,
+/*
+ * Serve evh on fd (which it takes), each request to cb; *bs gets the
+ * bound socket. -1 with a message in err.
+ */
+static int
+http_serve_on(struct http *h, struct evhttp *evh, int fd,
+    void (*cb)(struct evhttp_request *, void *),
+    struct evhttp_bound_socket **bs, const char *addr, char *err,
     size_t errlen)
+{
+	http_limits(evh, h->app->conf->max_body);
+	evhttp_set_gencb(evh, cb, h);
+	if ((*bs = evhttp_accept_socket_with_handle(evh, fd)) == NULL) {
+		snprintf(err, errlen, "cannot serve on %s", addr);
+		close(fd);
+		return -1;
+	}
+	evconnlistener_set_error_cb(evhttp_bound_socket_get_listener(*bs),
+	    http_accept_error);
+	return 0;
+}
+
+/* admin_listen's evhttp on afd, watched by the same conns. */
+static int
+http_admin_new(struct http *h, int afd, char *err, size_t errlen)
+{
+	if ((h->admin_evh = evhttp_new(h->app->base)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		close(afd);
+		return -1;
+	}
+	conns_watch_also(h->conns, h->admin_evh);
+	return http_serve_on(h, h->admin_evh, afd, http_admin_request,
+	    &h->admin_bs, h->app->conf->admin_listen, err, errlen);
+}
+
+struct http *
+http_new(struct app *app, int fd, int afd, http_dispatch_cb *dispatch,
+    char *err, size_t errlen)
 {
 	struct http *h = calloc(1, sizeof *h);
 
 	if (h == NULL || (h->evh = evhttp_new(app->base)) == NULL ||
-	    (h->resume = evtimer_new(app->base, http_resume, h)) == NULL) {
-		snprintf(err, errlen, "out of memory");
-		close(fd);
-		goto fail;
-	}
-	h->app = app;
-	h->dispatch = dispatch;
-	if ((h->conns = conns_new(app, h->evh)) == NULL ||
+	    (h->resume = evtimer_new(app->base, http_resume, h)) == NULL ||
+	    (h->app = app, h->conns = conns_new(app, h->evh)) == NULL ||
 	    (h->stamps = stamps_new()) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		close(fd);
 		goto fail;
 	}
-	http_limits(h->evh, app->conf->max_body);
-	evhttp_set_gencb(h->evh, http_request, h);
-	if ((h->bs = evhttp_accept_socket_with_handle(h->evh, fd)) == NULL) {
-		snprintf(err, errlen, "cannot serve on %s", app->conf->listen);
-		close(fd);
+	h->dispatch = dispatch;
+	if (http_serve_on(h, h->evh, fd, http_request, &h->bs,
+	    app->conf->listen, err, errlen) == -1) {
+		fd = -1;
 		goto fail;
 	}
 	listening = h;
-	evconnlistener_set_error_cb(evhttp_bound_socket_get_listener(h->bs),
-	    http_accept_error);
-	return h;
+	if (afd == -1 || http_admin_new(h, afd, err, errlen) == 0)
+		return h;
+	afd = -1;
 fail:
+	if (afd != -1)
+		close(afd);
 	http_free(h);
 	return NULL;
 }
@@ -286,6 +336,8 @@ http_free(struct http *h)
 		return;
 	if (h->evh)
 		evhttp_free(h->evh);
+	if (h->admin_evh)
+		evhttp_free(h->admin_evh);
 	conns_free(h->conns);	/* after evhttp_free closed them */
 	if (h->stamps && stamps_count(h->stamps) > 0)
 		log_info("event=unanswered requests=%lu",

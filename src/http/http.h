@@ -26,6 +26,7 @@ struct http;
 struct http_in {
 	const char *path;	/* NULL: no request line to speak of */
 	const char *bad;	/* what is wrong with its framing; NULL: none */
+	int admin_port;		/* 1: it came on admin_listen */
 	enum route_result rr;	/* route_match's verdict, unless bad */
 	struct route_match m;
 };
@@ -34,9 +35,12 @@ struct http_in {
 typedef void http_dispatch_cb(struct app *app, struct evhttp_request *req,
     const struct http_in *in);
 
-/* Serve on the listening socket fd (see listener.h), which it takes. */
-struct http *http_new(struct app *app, int fd, http_dispatch_cb *dispatch,
-    char *err, size_t errlen);
+/*
+ * Serve on the listening socket fd (see listener.h) and on afd, that of
+ * admin_listen (-1: none); it takes both, also when it fails.
+ */
+struct http *http_new(struct app *app, int fd, int afd,
+    http_dispatch_cb *dispatch, char *err, size_t errlen);
 void http_free(struct http *h);
 /* Stop accepting connections (shutdown); those open are served on. */
 void http_stop_accepting(struct http *h);

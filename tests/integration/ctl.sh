@@ -172,7 +172,7 @@ EOF2
 start_more_waitroomd off "$WR_TMP/off.conf"
 ctl_raw status --url "http://127.0.0.1:$MORE_PORT" --token-file "$WR_TMP/admin.token"
 check_rc 4 "a server with the admin API off: exit 4"
-check_contains "$ERR" "admin API is off" "... saying the admin API is off"
+check_contains "$ERR" "it is off (no admin_token_file)" "... saying the admin API is off"
 
 stop_redis
 wait_until 'http GET /readyz; [ "$STATUS" = 503 ]' 5

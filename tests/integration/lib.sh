@@ -367,6 +367,22 @@ rcli() {
 	timeout 10 redis-cli -h 127.0.0.1 -p "$REDIS_PORT" "$@"
 }
 
+# snap: what Redis holds, key by key, in a form that does not depend on
+# how Redis encodes it (not the ticks' own keys: stats, tick).
+snap() {
+	local k
+	for k in $(rcli --scan --pattern 'wr:*' | grep -v ':stats$\|:tick$' |
+	    sort); do
+		case $(rcli TYPE "$k") in
+		string) printf '%s %s\n' "$k" "$(rcli GET "$k")" ;;
+		hash) printf '%s %s\n' "$k" "$(rcli HGETALL "$k" | paste - - | sort)" ;;
+		set) printf '%s %s\n' "$k" "$(rcli SMEMBERS "$k" | sort)" ;;
+		zset) printf '%s %s\n' "$k" "$(rcli ZRANGE "$k" 0 -1 WITHSCORES)" ;;
+		*) printf '%s ?\n' "$k" ;;
+		esac
+	done
+}
+
 # stat_of Q FIELD: a counter of the queue's stats hash (0 when not there).
 stat_of() {
 	local v

@@ -70,22 +70,6 @@ body() {
 	fi
 }
 
-# snap: what Redis holds, key by key, in a form that does not depend on
-# how Redis encodes it (not the ticks' own keys: stats, tick).
-snap() {
-	local k
-	for k in $(rcli --scan --pattern 'wr:*' | grep -v ':stats$\|:tick$' |
-	    sort); do
-		case $(rcli TYPE "$k") in
-		string) printf '%s %s\n' "$k" "$(rcli GET "$k")" ;;
-		hash) printf '%s %s\n' "$k" "$(rcli HGETALL "$k" | paste - - | sort)" ;;
-		set) printf '%s %s\n' "$k" "$(rcli SMEMBERS "$k" | sort)" ;;
-		zset) printf '%s %s\n' "$k" "$(rcli ZRANGE "$k" 0 -1 WITHSCORES)" ;;
-		*) printf '%s ?\n' "$k" ;;
-		esac
-	done
-}
-
 # ---- the challenge -------------------------------------------------------
 
 fetch q

@@ -6,7 +6,7 @@
 #include "log.h"
 #include "unit.h"
 
-#define GLOBAL_KEYS "listen, redis, key_prefix, workers, push_interval, " \
+#define GLOBAL_KEYS "listen, admin_listen, redis, key_prefix, workers, push_interval, " \
 	"max_streams, max_streams_per_ip, admin_token_file, cors_origins, " \
 	"log_level, pass_key_file, pass_cookie, pass_cookie_secure, " \
 	"pass_cookie_domain, join_rate_per_ip, " \
