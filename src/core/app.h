@@ -19,6 +19,7 @@ struct revoke;
 struct renewals;
 struct ratelimit;
 struct netlist;
+struct admins;
 struct join_batch;
 struct draws;
 
@@ -38,7 +39,7 @@ struct app {
 	struct draws *draws;		/* the draws this process drives */
 	struct streams *streams;
 	const struct pages *pages;	/* the waiting page's templates */
-	const char *admin_token;	/* NULL: the admin API is off */
+	const struct admins *admins;	/* NULL: the admin API is off */
 	const struct store_opts *store_opts;	/* sentinels, replicas */
 	int draining;			/* shutting down: /readyz says 503 */
 	const struct passkeys *passkeys;	/* NULL: passes are off */

@@ -318,7 +318,7 @@ instance_run(int worker, int ready_fd, void *arg)
 	}
 	app.conf = r->conf;
 	app.pages = r->pages;
-	app.admin_token = r->admin_token;
+	app.admins = r->admins;
 	app.store_opts = r->store_opts;
 	app.conf_load = r->conf_load;
 	app.conf_load_arg = r->conf_load_arg;

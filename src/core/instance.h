@@ -15,6 +15,7 @@ struct pages;
 struct passkeys;
 struct ratelimit;
 struct netlist;
+struct admins;
 
 /* What an instance needs from main: the configuration and the socket. */
 struct instance_setup {
@@ -28,7 +29,7 @@ struct instance_setup {
 	reload_load_fn *conf_load;	/* reads the configuration again */
 	const void *conf_load_arg;
 	const char *port_file;		/* NULL: none */
-	const char *admin_token;	/* NULL: the admin API is off */
+	const struct admins *admins;	/* NULL: the admin API is off */
 	const struct store_opts *store_opts;	/* sentinels, replicas */
 	int port;
 	int fd;		/* single process: the listening socket, else -1 */

@@ -15,6 +15,7 @@
 
 #include <event2/event.h>
 
+#include "admins.h"
 #include "auth.h"
 #include "clientaddr.h"
 #include "conf.h"
@@ -338,7 +339,8 @@ main(int argc, char **argv)
 	struct pages *pages = NULL;
 	struct passkeys *k = NULL;
 	struct netlist *trusted = NULL;
-	char token[AUTH_TOKEN_MAX + 1], err[CONF_ERR_MAX];
+	struct admins *admins = NULL;
+	char err[CONF_ERR_MAX];
 	char sentinel_pw[AUTH_TOKEN_MAX + 1];
 	struct store_opts so = { NULL, 0 };
 	int rc, bad;
@@ -352,8 +354,8 @@ main(int argc, char **argv)
 	}
 	if (load_passkeys(&c, &k) == -1)
 		goto done;
-	if ((c.admin_token_file && auth_token_load(c.admin_token_file, token,
-	    err, sizeof err) == -1) || (c.sentinel_password_file &&
+	if ((c.admin_token_file && (admins = admins_load(c.admin_token_file,
+	    err, sizeof err)) == NULL) || (c.sentinel_password_file &&
 	    auth_secret_load("sentinel_password_file", c.sentinel_password_file,
 	    sentinel_pw, err, sizeof err) == -1) ||
 	    (pages = pages_new(&c, err, sizeof err)) == NULL) {
@@ -373,12 +375,13 @@ main(int argc, char **argv)
 	trusted = netlist_parse(c.trusted_proxies, &bad, NULL, 0);
 	r.pages = pages, r.passkeys = k, r.trusted = trusted;
 	r.port_file = o.port_file;
-	r.admin_token = c.admin_token_file ? token : NULL;
+	r.admins = admins;
 	so.sentinel_password = c.sentinel_password_file ? sentinel_pw : NULL;
 	so.wait_replicas = c.redis_wait_replicas;
 	r.store_opts = &so;
 	rc = start(&r);
 done:
+	admins_free(admins);
 	netlist_free(trusted);
 	passkeys_free(k);
 	pages_free(pages);

@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <openssl/sha.h>
 
+#include "admins.h"
 #include "auth.h"
 #include "ctl_admin.h"
 #include "ctl_http.h"
@@ -573,13 +574,16 @@ static int
 admin_token(struct admin_opts *o)
 {
 	const char *env = getenv("WAITROOM_ADMIN_TOKEN");
+	struct admins *ad;
 	char err[512];
 
 	if (o->token_file) {
-		if (auth_token_load(o->token_file, o->token, err,
-		    sizeof err) == 0)
-			return 0;
-		return usage_fail(o, "%s", err);
+		if ((ad = admins_load(o->token_file, err, sizeof err)) == NULL)
+			return usage_fail(o, "%s", err);
+		/* A file of several admins: the first one's token. */
+		snprintf(o->token, sizeof o->token, "%s", ad->a[0].token);
+		admins_free(ad);
+		return 0;
 	}
 	if (env == NULL || *env == '\0')
 		return usage_fail(o, "no admin token: give --token-file FILE "

@@ -40,12 +40,6 @@ auth_token_ok(const char *s, size_t n)
 }
 
 int
-auth_token_load(const char *path, char *buf, char *err, size_t errlen)
-{
-	return auth_secret_load("admin_token_file", path, buf, err, errlen);
-}
-
-int
 auth_secret_load(const char *key, const char *path, char *buf, char *err,
     size_t errlen)
 {

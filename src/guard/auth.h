@@ -1,7 +1,7 @@
 /*
- * auth.h: the admin bearer token: reading it from admin_token_file and
- * checking an Authorization header against it in constant time, so the
- * time of a refusal says nothing about how much of a guess was right.
+ * auth.h: bearer tokens: checking an Authorization header against one in
+ * constant time, so the time of a refusal says nothing about how much of
+ * a guess was right, and reading a secret from a file.
  */
 #ifndef WR_AUTH_H
 #define WR_AUTH_H
@@ -12,13 +12,12 @@
 #define AUTH_TOKEN_MAX 256
 
 /*
- * Read the token from path: the file's first line, without surrounding
- * whitespace, AUTH_TOKEN_MIN to AUTH_TOKEN_MAX visible ASCII characters.
- * buf needs AUTH_TOKEN_MAX + 1 bytes. -1 with err naming the file and
- * what is wrong.
+ * Read the secret of key's file (sentinel_password_file) from path: the
+ * file's first line, without surrounding whitespace, AUTH_TOKEN_MIN to
+ * AUTH_TOKEN_MAX visible ASCII characters. buf needs AUTH_TOKEN_MAX + 1
+ * bytes. -1 with err naming the key, the file and what is wrong. The
+ * admins' file is admins.h's.
  */
-int auth_token_load(const char *path, char *buf, char *err, size_t errlen);
-/* The same for another key's file (sentinel_password_file), named key. */
 int auth_secret_load(const char *key, const char *path, char *buf, char *err,
     size_t errlen);
 

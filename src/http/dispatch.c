@@ -12,8 +12,8 @@
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 
+#include "admins.h"
 #include "api.h"
-#include "auth.h"
 #include "clientaddr.h"
 #include "conf.h"
 #include "cors.h"
@@ -145,17 +145,29 @@ dispatch_one_authorization(struct app *app, struct evhttp_request *req)
 	return 0;
 }
 
+static const char *
+dispatch_method_name(struct evhttp_request *req)
+{
+	switch (evhttp_request_get_command(req)) {
+	case EVHTTP_REQ_POST: return "POST";
+	case EVHTTP_REQ_PUT: return "PUT";
+	case EVHTTP_REQ_DELETE: return "DELETE";
+	case EVHTTP_REQ_PATCH: return "PATCH";
+	default: return "OTHER";
+	}
+}
+
 /*
  * The admin gate: 404 when the admin API is off, 400 with two
- * Authorization headers, 401 without the token. Returns 1 when the
- * request may go on.
+ * Authorization headers, 401 without an admin's token. Returns 1 when the
+ * request may go on; a write is logged with the admin's name.
  */
 static int
 dispatch_admin_ok(struct app *app, struct evhttp_request *req)
 {
-	const char *h;
+	const char *h, *who;
 
-	if (app->admin_token == NULL) {
+	if (app->admins == NULL) {
 		http_send_error(app->http, req, 404, "not_found", "no such "
 		    "path (the admin API is off: no admin_token_file is "
 		    "configured)");
@@ -165,14 +177,20 @@ dispatch_admin_ok(struct app *app, struct evhttp_request *req)
 		return 0;
 	h = evhttp_find_header(evhttp_request_get_input_headers(req),
 	    "Authorization");
-	if (auth_check(h, app->admin_token))
+	if ((who = admins_find(app->admins, h)) != NULL) {
+		if (evhttp_request_get_command(req) != EVHTTP_REQ_GET &&
+		    evhttp_request_get_command(req) != EVHTTP_REQ_HEAD)
+			log_info("event=admin_write admin=%s method=%s "
+			    "path=\"%.120s\"", who, dispatch_method_name(req),
+			    http_path(req));
 		return 1;
+	}
 	log_info("event=admin_unauthorized path=\"%.80s\" reason=%s",
 	    http_path(req), h ? "wrong_token" : "no_token");
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "WWW-Authenticate", "Bearer realm=\"waitroom admin\"");
 	http_send_error(app->http, req, 401, "unauthorized", "the admin API "
-	    "needs 'Authorization: Bearer <admin token>' with the token of "
+	    "needs 'Authorization: Bearer <admin token>' with a token of "
 	    "admin_token_file");
 	return 0;
 }

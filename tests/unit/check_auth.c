@@ -1,4 +1,5 @@
-/* check_auth.c: the admin token: constant-time compare, header, file. */
+/* check_auth.c: a bearer token: constant-time compare, header, a
+ * secret's file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,12 +62,12 @@ START_TEST(test_load)
 	char buf[AUTH_TOKEN_MAX + 1], err[512];
 
 	file_with("  " TOKEN " \r\nsecond line\n");
-	ck_assert_int_eq(auth_token_load(path, buf, err, sizeof err), 0);
+	ck_assert_int_eq(auth_secret_load("sentinel_password_file", path, buf, err, sizeof err), 0);
 	ck_assert_str_eq(buf, TOKEN);
 	unlink(path);
 
 	file_with(TOKEN);	/* no newline at the end */
-	ck_assert_int_eq(auth_token_load(path, buf, err, sizeof err), 0);
+	ck_assert_int_eq(auth_secret_load("sentinel_password_file", path, buf, err, sizeof err), 0);
 	ck_assert_str_eq(buf, TOKEN);
 	unlink(path);
 }
@@ -87,7 +88,7 @@ START_TEST(test_load_bad)
 
 	file_with(bad_tokens[_i]);
 	err[0] = '\0';
-	ck_assert_int_eq(auth_token_load(path, buf, err, sizeof err), -1);
+	ck_assert_int_eq(auth_secret_load("sentinel_password_file", path, buf, err, sizeof err), -1);
 	ck_assert_ptr_nonnull(strstr(err, path));
 	ck_assert_ptr_nonnull(strstr(err, "16 to 256 visible ASCII"));
 	unlink(path);
@@ -101,13 +102,13 @@ START_TEST(test_load_long)
 	memset(text, 'a', AUTH_TOKEN_MAX);
 	strcpy(text + AUTH_TOKEN_MAX, "\n");
 	file_with(text);
-	ck_assert_int_eq(auth_token_load(path, buf, err, sizeof err), 0);
+	ck_assert_int_eq(auth_secret_load("sentinel_password_file", path, buf, err, sizeof err), 0);
 	ck_assert_uint_eq(strlen(buf), AUTH_TOKEN_MAX);
 	unlink(path);
 	memset(text, 'a', AUTH_TOKEN_MAX + 1);
 	strcpy(text + AUTH_TOKEN_MAX + 1, "\n");
 	file_with(text);
-	ck_assert_int_eq(auth_token_load(path, buf, err, sizeof err), -1);
+	ck_assert_int_eq(auth_secret_load("sentinel_password_file", path, buf, err, sizeof err), -1);
 	unlink(path);
 }
 END_TEST
@@ -116,9 +117,9 @@ START_TEST(test_load_missing)
 {
 	char buf[AUTH_TOKEN_MAX + 1], err[512];
 
-	ck_assert_int_eq(auth_token_load("/nonexistent/admin.token", buf, err,
-	    sizeof err), -1);
-	ck_assert_str_eq(err, "admin_token_file /nonexistent/admin.token: "
+	ck_assert_int_eq(auth_secret_load("sentinel_password_file",
+	    "/nonexistent/admin.token", buf, err, sizeof err), -1);
+	ck_assert_str_eq(err, "sentinel_password_file /nonexistent/admin.token: "
 	    "cannot read: No such file or directory");
 }
 END_TEST
