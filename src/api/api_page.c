@@ -20,6 +20,7 @@
 #include "admission.h"
 #include "api.h"
 #include "conf.h"
+#include "console.h"
 #include "join_batch.h"
 #include "qstore.h"
 #include "http_reply.h"
@@ -280,8 +281,12 @@ api_asset(struct app *app, struct evhttp_request *req,
 {
 	const struct page_file *f = page_file(m->file);
 
-	/* The template is rendered, never served as it is. */
-	if (f == NULL || strcmp(f->type, "text/html; charset=utf-8") == 0) {
+	/*
+	 * The template is rendered, never served as it is; the console's
+	 * files are served under /admin/assets/, on the admin port.
+	 */
+	if (f == NULL || strcmp(f->type, "text/html; charset=utf-8") == 0 ||
+	    console_file(m->file) != NULL) {
 		http_send_error(app->http, req, 404, "not_found",
 		    "no such path");
 		return;

@@ -205,10 +205,28 @@ dispatch_is_probe(const struct http_in *in)
 }
 
 /*
- * With admin_listen set, the admin API is served on that port and only
- * there; that port serves nothing else but /healthz, /readyz and
- * /metrics. Elsewhere the answer is the 404 of an unknown path. Returns 1
- * when the request may go on.
+ * The console (/admin) is served on admin_listen only, while the admin
+ * API is on: never on the public port, even without admin_listen, so a
+ * visitor's address never shows an operator's page. Returns 1 when the
+ * request may go on, else answers the 404 of an unknown path.
+ */
+static int
+dispatch_console_ok(struct app *app, struct evhttp_request *req,
+    const struct http_in *in)
+{
+	if (in->admin_port && app->admins != NULL)
+		return 1;
+	http_send_error(app->http, req, 404, "not_found", "no such path%s",
+	    in->admin_port ? " (the admin API is off: no admin_token_file is "
+	    "configured)" : "");
+	return 0;
+}
+
+/*
+ * With admin_listen set, the admin API and the console are served on that
+ * port and only there; that port serves nothing else but /healthz,
+ * /readyz and /metrics. Elsewhere the answer is the 404 of an unknown
+ * path. Returns 1 when the request may go on.
  */
 static int
 dispatch_port_ok(struct app *app, struct evhttp_request *req,
@@ -216,13 +234,15 @@ dispatch_port_ok(struct app *app, struct evhttp_request *req,
 {
 	int admin = route_is_admin(in->path);
 
+	if (route_is_console(in->path))
+		return dispatch_console_ok(app, req, in);
 	if (app->conf->admin_listen == NULL ||
 	    (in->admin_port ? admin || dispatch_is_probe(in) : !admin))
 		return 1;
 	if (in->admin_port)
 		http_send_error(app->http, req, 404, "not_found", "no such "
 		    "path on admin_listen, which serves the admin API, "
-		    "/healthz, /readyz and /metrics");
+		    "the console (/admin), /healthz, /readyz and /metrics");
 	else
 		http_send_error(app->http, req, 404, "not_found", "no such "
 		    "path");

@@ -35,6 +35,11 @@
 	"worker-src 'self'; form-action 'self'; base-uri 'none'; " \
 	"frame-ancestors 'none'"
 
+/* The console's: as the page's, but it has no worker and posts no form. */
+#define HTTP_CONSOLE_CSP "default-src 'none'; script-src 'self'; " \
+	"style-src 'self'; connect-src 'self'; img-src 'self' data:; " \
+	"frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+
 static const char *
 http_reason(int code)
 {
@@ -299,6 +304,19 @@ http_send_html(struct http *h, struct evhttp_request *req, int code,
 	evhttp_add_header(out, "Content-Security-Policy", HTTP_PAGE_CSP);
 	evhttp_add_header(out, "Referrer-Policy", "no-referrer");
 	http_send_bytes(h, req, code, "text/html; charset=utf-8", body, len);
+}
+
+void
+http_send_console(struct http *h, struct evhttp_request *req,
+    const char *type, const char *body, size_t len)
+{
+	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+
+	evhttp_add_header(out, "Cache-Control", "no-store");
+	evhttp_add_header(out, "Content-Security-Policy", HTTP_CONSOLE_CSP);
+	evhttp_add_header(out, "X-Frame-Options", "DENY");
+	evhttp_add_header(out, "Referrer-Policy", "no-referrer");
+	http_send_bytes(h, req, 200, type, body, len);
 }
 
 void

@@ -36,6 +36,12 @@ void http_send_empty(struct http *h, struct evhttp_request *req, int code);
 /* A page, with the Content-Security-Policy and other headers of pages. */
 void http_send_html(struct http *h, struct evhttp_request *req, int code,
     const char *body, size_t len);
+/*
+ * The console's page or one of its files: its own policy (it calls only
+ * this server, posts no form anywhere), never framed, never cached.
+ */
+void http_send_console(struct http *h, struct evhttp_request *req,
+    const char *type, const char *body, size_t len);
 /* A file of the page (script, style), cacheable for a while. */
 void http_send_file(struct http *h, struct evhttp_request *req,
     const char *type, const char *body, size_t len);

@@ -44,6 +44,13 @@ route_is_admin(const char *path)
 	    (path[9] == '\0' || path[9] == '/');
 }
 
+int
+route_is_console(const char *path)
+{
+	return strncmp(path, "/admin", 6) == 0 &&
+	    (path[6] == '\0' || path[6] == '/');
+}
+
 struct segs {
 	int n;
 	const char *p[ROUTE_SEGS];

@@ -49,6 +49,9 @@ const char *route_name(int id);
  */
 int route_is_admin(const char *path);
 
+/* 1 when path is the console's: /admin or under /admin/. */
+int route_is_console(const char *path);
+
 /*
  * path is the decoded-free path of the URI, without query. HEAD matches
  * where GET does, and m->method is then RM_GET: the handler answers it

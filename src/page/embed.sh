@@ -1,6 +1,6 @@
 #!/bin/sh
 # embed.sh OUT SRCDIR FILE...: write OUT.c and OUT.h holding the files of
-# the waiting page (src/page/) as C strings, each with its name (the part
+# the waiting page and the console (src/page/) as C strings, each with its name (the part
 # after the last '/'), its Content-Type (from the extension) and length.
 set -eu
 out=$1; srcdir=$2; shift 2

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "conf.h"
+#include "console.h"
 #include "page.h"
 #include "tmpl.h"
 
@@ -46,6 +47,7 @@ struct pages {
 		struct tmpl *t;
 	} *queues;
 	size_t nqueues;
+	struct console *console;
 };
 
 static int
@@ -168,7 +170,8 @@ pages_new(const struct conf *c, char *err, size_t errlen)
 	struct pages *p = calloc(1, sizeof *p);
 
 	snprintf(err, errlen, "out of memory");
-	if (p == NULL || pages_builtin(p, err, errlen) == -1)
+	if (p == NULL || pages_builtin(p, err, errlen) == -1 ||
+	    (p->console = console_new(err, errlen)) == NULL)
 		goto fail;
 	p->global = p->all[0].t;
 	if (c->page_template && (p->global = pages_get(p, c->page_template,
@@ -205,7 +208,14 @@ pages_free(struct pages *p)
 	}
 	free(p->all);
 	free(p->queues);
+	console_free(p->console);
 	free(p);
+}
+
+const struct console *
+pages_console(const struct pages *p)
+{
+	return p->console;
 }
 
 static const struct tmpl *

@@ -13,6 +13,7 @@
 #include "page_files.h"
 
 struct conf;
+struct console;
 struct pages;
 
 /* What one rendering of the page shows. */
@@ -41,6 +42,9 @@ void pages_free(struct pages *p);
 /* The page of queue for v; malloc'd, *len bytes; NULL: out of memory. */
 char *pages_render(const struct pages *p, const char *queue,
     const struct page_view *v, size_t *len);
+
+/* The operator's console (console.h), built with the pages. */
+const struct console *pages_console(const struct pages *p);
 
 /* A file of src/page/ by name, NULL when none. */
 const struct page_file *page_file(const char *name);

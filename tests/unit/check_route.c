@@ -228,6 +228,18 @@ START_TEST(test_admin_prefix)
 	ck_assert_int_eq(route_is_admin("/v1/administrator"), 0);
 	ck_assert_int_eq(route_is_admin("/v1/queues/admin"), 0);
 	ck_assert_int_eq(route_is_admin("/metrics"), 0);
+	ck_assert_int_eq(route_is_admin("/admin"), 0);
+}
+END_TEST
+
+START_TEST(test_console_prefix)
+{
+	ck_assert_int_eq(route_is_console("/admin"), 1);
+	ck_assert_int_eq(route_is_console("/admin/assets/console.js"), 1);
+	ck_assert_int_eq(route_is_console("/admin/"), 1);
+	ck_assert_int_eq(route_is_console("/administrator"), 0);
+	ck_assert_int_eq(route_is_console("/v1/admin"), 0);
+	ck_assert_int_eq(route_is_console("/q/admin"), 0);
 }
 END_TEST
 
@@ -266,6 +278,7 @@ main(void)
 	tcase_add_test(tc, test_bad_token);
 	tcase_add_test(tc, test_admin);
 	tcase_add_test(tc, test_admin_prefix);
+	tcase_add_test(tc, test_console_prefix);
 	tcase_add_test(tc, test_names);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
