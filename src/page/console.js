@@ -333,7 +333,7 @@
     var line = document.createElementNS(SVGNS, 'polyline');
     svg.setAttribute('viewBox', '0 0 300 60');
     svg.setAttribute('preserveAspectRatio', 'none');
-    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-hidden', 'true');   // the caption says it
     line.setAttribute('vector-effect', 'non-scaling-stroke');
     svg.appendChild(line);
     fig.appendChild(svg);
@@ -357,7 +357,6 @@
         var text = t('chart', { c: fig.getAttribute('data-name'),
           v: num(last), m: num(max) });
         fig.querySelector('polyline').setAttribute('points', xy.join(' '));
-        fig.querySelector('svg').setAttribute('aria-label', text);
         if (fig.firstElementChild.textContent !== text)
           fig.firstElementChild.textContent = text;
       });

@@ -69,7 +69,7 @@ def type_token(page, token):
             else ''})
 
 
-def control(page, queue, selector, fill=None):
+def control(page, queue, selector, fill=None, secs=5):
     """Use a queue's control (filling its form's fields), then confirm in
     the page's dialog; the result line's text once it changed."""
     q = '[data-queue=%s] ' % js(queue)
@@ -80,7 +80,7 @@ def control(page, queue, selector, fill=None):
                   'e.value=%s;})()' % (js(q + '[name=%s]' % js(name)),
                                        js(str(value))))
     page.eval('document.querySelector(%s).click()' % js(q + selector))
-    if not page.wait('document.getElementById("c-confirm").open', 5):
+    if not page.wait('document.getElementById("c-confirm").open', secs):
         return None
     page.eval('document.getElementById("c-confirm-ok").click()')
     return page.wait('document.getElementById("c-result").textContent', 5)
@@ -110,7 +110,7 @@ def sse_parser(page):
 
 
 def login(b, pages):
-    page = b.new_page(width=1280, height=1000)
+    page = b.new_page(width=1100, height=820)
     pages.append(page)
     page.goto(ADMIN + '/admin')
     check(page.wait('document.readyState === "complete" && '
@@ -135,7 +135,29 @@ def login(b, pages):
           TOKEN, '... the token is kept in the tab\'s sessionStorage')
     check(page.eval('document.cookie') == '', '... and document.cookie is '
           'empty')
+    page.reload()
+    check(page.wait('document.readyState === "complete" && '
+                    '!document.getElementById("c-main").hidden && '
+                    '!!document.querySelector("[data-queue=line]")'),
+          'a reload of the tab: still logged in, not asked again')
     return page, t
+
+
+def stale_token(b, pages, t):
+    """A token the server no longer takes, kept in a tab: forgotten on the
+    first 401, and asked for again."""
+    page = b.new_page(width=900, height=700)
+    pages.append(page)
+    page.goto(ADMIN + '/admin')
+    page.wait('document.readyState === "complete"')
+    page.eval('sessionStorage.setItem("waitroom:admin-token", '
+              '"a-token-not-in-the-file-0123")')
+    page.reload()
+    err = page.wait('!document.getElementById("c-login").hidden && '
+                    'document.getElementById("c-login-error").textContent')
+    check(err == t['wrong_token'], 'a kept token answered 401: the page '
+          'says so and asks again', err)
+    check(page.eval('sessionStorage.length') == 0, '... and forgets it')
 
 
 def controls(page, t):
@@ -167,7 +189,7 @@ def controls(page, t):
           'batch set to 7 from the page: it says done', r)
 
     r = control(page, 'line', '[data-form=promote] [type=submit]',
-                {'count': 0})
+                {'count': 0}, secs=1)
     check(r is None, 'promote 0: the form refuses it before any call', r)
     page.eval('document.getElementById("c-confirm").open && '
               'document.getElementById("c-confirm-no").click()')
@@ -189,7 +211,6 @@ def controls(page, t):
         check(r and r.startswith('line: ' + t['notice_set'] + ': ') and
               'no such path' in r, 'a notice, the server lacking it: the '
               'page shows the server\'s message', r)
-    page.screenshot(os.path.join(ART, 'console.png'))
 
 
 def trail(page, t):
@@ -224,9 +245,14 @@ def live(page):
 
 def run(b, pages):
     page, t = login(b, pages)
+    stale_token(b, pages, t)
     controls(page, t)
     trail(page, t)
     live(page)
+    page.eval('document.activeElement.blur(); window.scrollTo(0, 0); '
+              'document.querySelectorAll("details").forEach(function (d) '
+              '{ d.open = false; })')
+    page.screenshot(os.path.join(ART, 'console.png'))
     ko = b.new_page(width=900, height=700)
     pages.append(ko)
     ko.goto(ADMIN + '/admin?lang=ko')
