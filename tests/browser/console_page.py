@@ -5,10 +5,11 @@ what" or "FAIL what<TAB>why", which the wrapper turns into TAP.
 
 Environment: WR_BASE (the public port), ADMIN_URL (admin_listen),
 ADMIN_TOKEN (alice's), FEED (1 when GET /v1/admin/events is served),
-NOTICE (the status of PUT .../notice), AUDIT (the status of GET
+NOTICE and FAIL_OPEN (the status of PUT .../notice and POST
+.../fail-open), AUDIT (the status of GET
 /v1/admin/audit), REDIS_PORT, CHROMIUM, ARTIFACTS, PROFILE.
-The queues (see console.sh): `line`, open, admitting nobody by itself
-(interval 600), and `spare`."""
+The queues (see console.sh): `line` and `spare`, open, admitting nobody
+by themselves (interval 600)."""
 
 import json
 import os
@@ -26,12 +27,13 @@ FEED = os.environ.get('FEED') == '1'
 ART = os.environ['ARTIFACTS']
 
 
-def public(method, path, body=None):
+def public(method, path, body=None, base=BASE, headers=None):
     """A visitor's call on the public port: (status, JSON body)."""
-    req = urllib.request.Request(BASE + path, method=method,
+    h = {'Content-Type': 'application/json'}
+    h.update(headers or {})
+    req = urllib.request.Request(base + path, method=method,
                                  data=None if body is None else
-                                 json.dumps(body).encode(),
-                                 headers={'Content-Type': 'application/json'})
+                                 json.dumps(body).encode(), headers=h)
     try:
         with urllib.request.urlopen(req, timeout=5) as r:
             return r.status, json.loads(r.read() or b'null')
@@ -187,12 +189,18 @@ def controls(page, t):
                 {'batch': 7})
     check(r == t['done'].replace('{q}', 'line').replace('{a}', t['apply']),
           'batch set to 7 from the page: it says done', r)
+    st, q = public('GET', '/v1/admin/queues/line', base=ADMIN,
+                   headers={'Authorization': 'Bearer ' + TOKEN})
+    check(q and q.get('config', {}).get('batch') == 7,
+          '... and the admin API says batch 7', q)
 
     r = control(page, 'line', '[data-form=promote] [type=submit]',
                 {'count': 0}, secs=1)
     check(r is None, 'promote 0: the form refuses it before any call', r)
-    page.eval('document.getElementById("c-confirm").open && '
-              'document.getElementById("c-confirm-no").click()')
+    page.eval('document.querySelector("[data-queue=line] [name=count]")'
+              '.value = "1"')
+    st, w = public('POST', '/v1/queues/line/tokens', {})
+    waiter = w.get('token')
 
     r = control(page, 'spare', '[data-form=beacon] [type=submit]',
                 {'beacon': 'ab12'})
@@ -204,13 +212,36 @@ def controls(page, t):
     r = control(page, 'line', '[data-form=notice] [type=submit]',
                 {'text': 'Back in 5 minutes'})
     if os.environ.get('NOTICE') == '200':
-        check(r and r.endswith(': done') or r == t['done'].replace(
-            '{q}', 'line').replace('{a}', t['notice_set']),
-            'a notice from the page: it says done', r)
+        check(r == t['done'].replace('{q}', 'line').replace(
+            '{a}', t['notice_set']), 'a notice from the page: it says done',
+            r)
+        st, j = public('GET', '/v1/queues/line/tokens/' + waiter)
+        check(j and j.get('notice') == 'Back in 5 minutes',
+              '... and a waiter\'s status carries it', j)
     else:
         check(r and r.startswith('line: ' + t['notice_set'] + ': ') and
               'no such path' in r, 'a notice, the server lacking it: the '
               'page shows the server\'s message', r)
+
+    r = control(page, 'spare', '[data-form=fail_open] [type=submit]',
+                {'minutes': 1})
+    if os.environ.get('FAIL_OPEN') == '200':
+        check(r == t['done'].replace('{q}', 'spare').replace(
+            '{a}', t['failopen']), 'fail-open for a minute from the page: '
+            'it says done', r)
+        st, j = public('POST', '/v1/queues/spare/tokens', {})
+        check(st in (200, 201) and j.get('status') == 'active',
+              '... and a new join is admitted at once', (st, j))
+        check(page.wait('!document.querySelector("[data-queue=spare] '
+                        '[data-f=fail_open]").hidden', 3),
+              '... and the card counts it down')
+    else:
+        check(r and r.startswith('spare: ' + t['failopen'] + ': ') and
+              'no such path' in r, 'fail-open, the server lacking it: the '
+              'page shows the server\'s message', r)
+    r = control(page, 'spare', '[data-act=fail_open_end]')
+    check(r and r.startswith('spare: ' + t['failopen_end'] + ': '),
+          'end fail-open from the page: it says how it went', r)
 
 
 def trail(page, t):
@@ -243,12 +274,33 @@ def live(page):
           '(%.1f s; it said %s before)' % (time.monotonic() - start, before))
 
 
+def contract_calls(b):
+    """The calls the controls made are the contract's, with the token."""
+    made = set()
+    for _, m, p in list(b.events):
+        r = p.get('request', {})
+        if m == 'Network.requestWillBeSent' and r.get('headers', {}).get(
+                'Authorization') == 'Bearer ' + TOKEN:
+            made.add(r['method'] + ' ' + r['url'][len(ADMIN):])
+    for want in ('POST /v1/admin/queues/line/pause',
+                 'POST /v1/admin/queues/line/promote',
+                 'PUT /v1/admin/queues/line',
+                 'PUT /v1/admin/queues/line/notice',
+                 'POST /v1/admin/queues/spare/fail-open',
+                 'DELETE /v1/admin/queues/spare/fail-open',
+                 'POST /v1/admin/queues/spare/draw',
+                 'GET /v1/admin/audit?limit=100',
+                 'GET /v1/admin/events'):
+        check(want in made, 'the page called ' + want, sorted(made))
+
+
 def run(b, pages):
     page, t = login(b, pages)
     stale_token(b, pages, t)
     controls(page, t)
     trail(page, t)
     live(page)
+    contract_calls(b)
     page.eval('document.activeElement.blur(); window.scrollTo(0, 0); '
               'document.querySelectorAll("details").forEach(function (d) '
               '{ d.open = false; })')

@@ -121,14 +121,18 @@ if [ -x "$CHROMIUM" ] && command -v python3 >/dev/null; then
 	on_admin admin PUT /v1/admin/queues/spare/notice '{"text":"probe"}'
 	NOTICE=$STATUS
 	on_admin admin DELETE /v1/admin/queues/spare/notice
-	diag "feed: $FEED, audit: $AUDIT, notice: $NOTICE"
+	on_admin admin POST /v1/admin/queues/spare/fail-open '{"minutes":1}'
+	FAIL_OPEN=$STATUS
+	on_admin admin DELETE /v1/admin/queues/spare/fail-open
+	diag "feed: $FEED, audit: $AUDIT, notice: $NOTICE, fail-open: $FAIL_OPEN"
 
 	artifacts=$(pwd)/tests/browser/artifacts
 	mkdir -p "$artifacts"
 	rm -f "$artifacts/console.png"
 	start=$SECONDS
 	ADMIN_URL=$ADMIN ADMIN_TOKEN=$ADMIN_TOKEN FEED=$FEED AUDIT=$AUDIT \
-	    NOTICE=$NOTICE wr_browser console_page.py "$artifacts"
+	    NOTICE=$NOTICE FAIL_OPEN=$FAIL_OPEN wr_browser console_page.py \
+	    "$artifacts"
 	diag "browser run: $((SECONDS - start)) s"
 	check "screenshot console.png saved" test -s "$artifacts/console.png"
 else
