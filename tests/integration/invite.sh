@@ -157,6 +157,12 @@ join vip "$(invu "$PAIR" eve)"
 check_error 403 invite_used "eve, after both uses: 403 invite_used"
 http GET /v1/queues/vip
 check_json .waiting 6 "ann, cy and dee took one place each"
+http DELETE "/v1/queues/vip/tokens/$ann"
+check_status 204 "ann leaves the line"
+before=$(redis_state)
+join vip "$(invu "$ANN" ann)"
+check_error 403 invite_used "... and her invitation, used up, buys her no new place"
+check_lines "$(redis_state)" "$before" "... and changes nothing in Redis" "Redis"
 
 # ---- an invitation stands in for the proof of work ------------------------
 

@@ -190,6 +190,7 @@ local function join_one(i, token, userkey, guard)
     if r then
       return r, true
     end
+    held = nil	-- its place is gone: asked once is enough
   end
   if guard and guard.limit == 1 then
     if redis.call('SET', guard.key, '1', 'NX', 'GET', 'PXAT',
