@@ -5,6 +5,14 @@
  * admission tick (admission_pow), so neither costs a Redis call; the one
  * Redis write, the challenge's use, is part of the join's own script run.
  * The check says its verdict to the join's handler, which answers.
+ *
+ * A challenge pays for a join only at what the queue asks at the moment
+ * of the join (pow_enough), not at what it asked when it was issued: a
+ * challenge fetched while the queue was calm (0 bits under auto) is
+ * refused once it asks more, with a fresh one at the bits asked now. The
+ * fresh one has more bits than the one refused, so a client that follows
+ * the refusals is refused at most POW_BITS_MAX times in a row, however
+ * the bits move.
  */
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +53,19 @@ refuse(struct app *app, const char *queue, enum metrics_pow_refusal why,
 	return -1;
 }
 
+/* A solved challenge of fewer bits than the queue asks now: a fresh one. */
+static int
+too_easy(struct app *app, const char *queue, int had, int bits, long ttl,
+    struct verdict *v)
+{
+	char msg[160];
+
+	snprintf(msg, sizeof msg, "the challenge asks %d bits and this line "
+	    "asks %d now: solve the one given here", had, bits);
+	return refuse(app, queue, MPOW_TOO_EASY, "challenge_too_easy", msg,
+	    bits, ttl, v);
+}
+
 int
 api_join_proof(struct app *app, const char *queue, const char *challenge,
     const char *nonce, struct api_proof *p, struct verdict *v)
@@ -69,6 +90,8 @@ api_join_proof(struct app *app, const char *queue, const char *challenge,
 		    "with \"challenge\" and \"nonce\"", bits, ttl, v);
 	switch (challenge_check(app, queue, challenge, nonce, &c)) {
 	case POW_OK:
+		if (!pow_enough(c.bits, bits))
+			return too_easy(app, queue, c.bits, bits, ttl, v);
 		break;
 	case POW_EXPIRED:
 		return refuse(app, queue, MPOW_EXPIRED, "challenge_expired",

@@ -38,6 +38,12 @@ pow_zero_bits(const unsigned char *h, size_t n)
 }
 
 int
+pow_enough(int bits, int asked)
+{
+	return bits >= asked;
+}
+
+int
 pow_valid_nonce(const char *s, size_t len)
 {
 	if (len < 1 || len > POW_NONCE_MAX)

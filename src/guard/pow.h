@@ -60,6 +60,14 @@ enum pow_verdict pow_check(const unsigned char key[POW_KEY_LEN],
     const char *queue, const char *challenge, const char *nonce,
     long long now, struct pow_challenge *c);
 
+/*
+ * Does a challenge of bits (its stated bits, c->bits) pay for a join while
+ * its queue asks asked? Only if bits >= asked, however many zero bits its
+ * answer's hash happens to have: work done while a queue asks little
+ * cannot be banked and spent once it asks more.
+ */
+int pow_enough(int bits, int asked);
+
 /* 1 to POW_NONCE_MAX of [A-Za-z0-9]? */
 int pow_valid_nonce(const char *s, size_t len);
 

@@ -24,7 +24,7 @@ static const char *const conn_close_names[MCONN_NREASONS] = {
 
 static const char *const pow_refusal_names[MPOW_NREASONS] = {
     "challenge_required", "challenge_failed", "challenge_expired",
-    "challenge_used" };
+    "challenge_used", "challenge_too_easy" };
 
 static const char *const class_names[5] = { "1xx", "2xx", "3xx", "4xx",
     "5xx" };

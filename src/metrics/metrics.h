@@ -36,7 +36,8 @@ enum metrics_conn_close {
 
 /* Why a join's proof of work was refused (its 403 codes). */
 enum metrics_pow_refusal {
-	MPOW_REQUIRED, MPOW_FAILED, MPOW_EXPIRED, MPOW_USED, MPOW_NREASONS
+	MPOW_REQUIRED, MPOW_FAILED, MPOW_EXPIRED, MPOW_USED, MPOW_TOO_EASY,
+	MPOW_NREASONS
 };
 
 struct metrics {

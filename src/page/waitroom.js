@@ -232,8 +232,9 @@
   }
 
   // A join refused for its proof of work: solve the challenge that came
-  // with the refusal, or a new one. A few in a row (each used or failed)
-  // mean something is wrong: wait, then start over.
+  // with the refusal, or a new one (challenge_too_easy: the line asks
+  // more than when ours was issued). A few in a row (each used, failed or
+  // too easy) mean something is wrong or moving fast: wait, start over.
   function challenged(err) {
     var code = err && err.code;
     if (!/^challenge_/.test(code || '')) { stopped('unavailable'); return; }

@@ -1,10 +1,12 @@
 """pow_page.py: the waiting page on a queue that asks for a proof of work
 (pow_bits = 16), in headless Chromium, against the waitroomd and
-redis-server that tests/integration/pow_browser.sh started. Prints "PASS
+redis-server that tests/integration/pow_browser.sh started; and on a queue
+whose bits rise while the page solves (challenge_too_easy). Prints "PASS
 what" or "FAIL what<TAB>why" per check, which the wrapper turns into TAP.
 
-Environment: WR_BASE, REDIS_PORT, CHROMIUM, ARTIFACTS, PROFILE. The queue
-`guarded` is paused, with 2 waiters ahead."""
+Environment: WR_BASE, REDIS_PORT, CHROMIUM, ARTIFACTS, PROFILE,
+ADMIN_TOKEN. The queue `guarded` is paused, with 2 waiters ahead; the
+queue `rising` is paused and empty, asking 8 bits."""
 
 import json
 import os
@@ -77,9 +79,75 @@ def run(b, pages):
     check(used_keys() == used, '... nor spend a challenge', used_keys())
 
 
+# In the page, before its scripts: fetch wrapped so that the first join
+# carrying a solved challenge waits until the admin has raised the queue
+# from 8 to 12 bits (and the queue asks 12), as if the bits rose while the
+# visitor solved; every join's answer is recorded in window.__joins.
+RISE = '''
+window.__joins = [];
+(function () {
+  var orig = window.fetch, raised = false;
+  function record(p) {
+    return p.then(function (r) {
+      r.clone().json().then(function (j) {
+        window.__joins.push(r.status + ' ' +
+          (j.error ? j.error.code : j.status));
+      }, function () {});
+      return r;
+    });
+  }
+  function poll(n) {
+    return orig('/v1/queues/rising/challenge', {cache: 'no-store'})
+      .then(function (r) { return r.json(); })
+      .then(function (c) {
+        if (c.bits === 12 || n > 200) return null;
+        return new Promise(function (ok) { setTimeout(ok, 50); })
+          .then(function () { return poll(n + 1); });
+      });
+  }
+  function raise() {
+    return orig('/v1/admin/queues/rising', {method: 'PUT',
+      headers: {'Authorization': 'Bearer %s',
+                'Content-Type': 'application/json'},
+      body: '{"pow_bits":12}'}).then(function () { return poll(0); });
+  }
+  window.fetch = function (url, init) {
+    if (!/\\/v1\\/queues\\/rising\\/tokens$/.test(String(url)))
+      return orig(url, init);
+    if (!raised && init && /"challenge"/.test(init.body || '')) {
+      raised = true;
+      return raise().then(function () { return record(orig(url, init)); });
+    }
+    return record(orig(url, init));
+  };
+})();
+'''
+
+
+def run_rise(b, pages):
+    p = b.new_page()
+    pages.append(p)
+    p.cmd('Page.addScriptToEvaluateOnNewDocument',
+          {'source': RISE % os.environ['ADMIN_TOKEN']})
+    p.goto(BASE + '/q/rising')
+    pos = position(p, 30)
+    joins = p.eval('window.__joins')
+    check(pos == 1, 'bits rising while the page solves: it still reaches '
+          'position 1', (pos, joins))
+    check(joins == ['403 challenge_required', '403 challenge_too_easy',
+                    '201 waiting'],
+          '... refused once as challenge_too_easy, then in with the fresh '
+          'challenge', joins)
+
+
+def run_all(b, pages):
+    run(b, pages)
+    run_rise(b, pages)
+
+
 def main():
-    return cdp.drive(run, 'no error in the console, no exception, no CSP '
-                     'report')
+    return cdp.drive(run_all, 'no error in the console, no exception, no '
+                     'CSP report')
 
 
 if __name__ == '__main__':

@@ -4,7 +4,9 @@
 # invite.sh: an invite-only queue (access = invite). A join with a valid
 # invitation (an HS256 JWT signed here in Python, as a site would mint
 # one, or printed by waitroomctl invite) gets a place; its reuse past
-# max_uses is refused on a second instance too (403 invite_used); none,
+# max_uses is refused on a second instance too (403 invite_used), but a
+# retry by the user whose place it bought gets that place (200) and
+# spends no use, on either instance, while another user is refused; none,
 # one of another queue, a wrong signature, an unknown key, an expired one
 # are refused (403 invite_required, invite_invalid), and nothing refused
 # changes Redis. An open queue still takes joins without one, and an
@@ -47,6 +49,7 @@ FIRST=$WR_BASE SECOND=http://127.0.0.1:$MORE_PORT
 
 now=$(date +%s)
 inv() { printf '{"invite":"%s"}' "$1"; }
+invu() { printf '{"invite":"%s","user":"%s"}' "$1" "$2"; }
 # redis_state: what a join may write in Redis (the admission ticks write
 # the rest): the lines, the seen sets, every user and use key with its
 # value, the join counters and the ticket counters.
@@ -107,8 +110,8 @@ check_error 403 invite_used "its third, on the second instance: 403 invite_used"
 WR_BASE=$FIRST
 join vip "$(inv "$TWO")"
 check_error 403 invite_used "and on the first: 403 invite_used"
-join vip "$(inv "$TWO")" '{"user":"u-2"}'
-check_error 403 invite_used "with a user too"
+join vip "$(invu "$TWO" u-2)"
+check_error 403 invite_used "with a user who holds no place too"
 check_lines "$(redis_state)" "$before" "the refused reuses changed nothing in Redis" "Redis"
 ONE=$(sign "$S" k1 "{\"aud\":\"vip\",\"jti\":\"guest-8\",\"exp\":$((now + 600))}" JWT)
 join vip "$(inv "$ONE")"
@@ -117,6 +120,49 @@ join vip "$(inv "$ONE")"
 check_error 403 invite_used "and the second is refused"
 http GET /v1/queues/vip
 check_json .waiting 3 "three invited joins wait in line"
+
+# ---- a retry by the user who holds the place -------------------------------
+
+ANN=$(sign "$S" k1 "{\"aud\":\"vip\",\"jti\":\"ann-1\",\"exp\":$((now + 600))}" JWT)
+join vip "$(invu "$ANN" ann)"
+check_status 201 "ann joins with a one-use invitation: 201"
+ann=$TOKEN
+before=$(redis_state)
+join vip "$(invu "$ANN" ann)"
+check_status 200 "ann retries with it: 200, not invite_used"
+check_eq "$TOKEN" "$ann" "... with her place's token"
+WR_BASE=$SECOND
+join vip "$(invu "$ANN" ann)"
+check_status 200 "... and on the second instance"
+check_eq "$TOKEN" "$ann" "... the same token"
+WR_BASE=$FIRST
+# (a retry marks its token seen, as any status does: not compared)
+check_lines "$(redis_state | grep -v ' seen ')" "$(grep -v ' seen ' <<<"$before")" \
+    "the retries spent no use, took no place and left the user key as it was" "Redis"
+before=$(redis_state)
+join vip "$(invu "$ANN" bob)"
+check_error 403 invite_used "bob with ann's used invitation: 403 invite_used"
+join vip "$(invu "$ONE" ann)"
+check_error 403 invite_used \
+    "ann with another used invitation than the one of her place: 403 invite_used"
+check_lines "$(redis_state)" "$before" "... and neither changed Redis" "Redis"
+PAIR=$(sign "$S" k1 "{\"aud\":\"vip\",\"jti\":\"pair-1\",\"exp\":$((now + 600)),\"max_uses\":2}" JWT)
+join vip "$(invu "$PAIR" cy)"
+check_status 201 "cy joins with an invitation of two uses"
+join vip "$(invu "$PAIR" cy)"
+check_status 200 "cy retries: 200, her place"
+join vip "$(invu "$PAIR" dee)"
+check_status 201 "dee joins with its second use: the retry spent none"
+join vip "$(invu "$PAIR" eve)"
+check_error 403 invite_used "eve, after both uses: 403 invite_used"
+http GET /v1/queues/vip
+check_json .waiting 6 "ann, cy and dee took one place each"
+http DELETE "/v1/queues/vip/tokens/$ann"
+check_status 204 "ann leaves the line"
+before=$(redis_state)
+join vip "$(invu "$ANN" ann)"
+check_error 403 invite_used "... and her invitation, used up, buys her no new place"
+check_lines "$(redis_state)" "$before" "... and changes nothing in Redis" "Redis"
 
 # ---- an invitation stands in for the proof of work ------------------------
 

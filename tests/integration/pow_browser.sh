@@ -5,7 +5,9 @@
 # work. Without JavaScript the page and its join button say the line
 # needs JavaScript (403 for the button); in headless Chromium
 # (tests/browser/pow_page.py) the page solves a 16-bit challenge in its
-# Web Worker and reaches a position, with nothing in the console.
+# Web Worker and reaches a position, with nothing in the console; on a
+# queue whose bits rise while the page solves, the page is refused once
+# (403 challenge_too_easy), solves the fresh challenge and gets in.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -13,12 +15,20 @@
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser)}
 [ -x "$CHROMIUM" ] || bail "chromium is installed (Debian package chromium)"
 
-cat >"$WR_TMP/powb.conf" <<'EOF2'
+wr_admin_conf "$WR_TMP/powb.conf"
+cat >>"$WR_TMP/powb.conf" <<'EOF2'
+
 [queue guarded]
 state          = paused
 waiting_ttl    = 600
 join_challenge = pow
 pow_bits       = 16
+
+[queue rising]
+state          = paused
+waiting_ttl    = 600
+join_challenge = pow
+pow_bits       = 8
 EOF2
 
 start_redis
@@ -55,7 +65,7 @@ check_status 200 "the worker is served from /assets/pow.js"
 # ---- in Chromium ----------------------------------------------------------------
 
 artifacts=$(pwd)/tests/browser/artifacts
-wr_browser pow_page.py "$artifacts"
+ADMIN_TOKEN=$ADMIN_TOKEN wr_browser pow_page.py "$artifacts"
 check_waiting guarded 3 "the browser took one place"
 
 stop_waitroomd

@@ -1,7 +1,8 @@
 /*
  * check_pow.c: the proof-of-work challenge: leading zero bits (at byte
  * boundaries and inside a byte), the published test vector, the tag, the
- * queue, the expiry, and the shapes the parser refuses.
+ * queue, the expiry, what a challenge is worth, and the shapes the parser
+ * refuses.
  */
 #include <stdio.h>
 #include <string.h>
@@ -130,6 +131,28 @@ START_TEST(test_work)
 }
 END_TEST
 
+/*
+ * What a challenge is worth is its stated bits: the vector states 8, and
+ * "213" happens to hash to ten zero bits, which count for nothing.
+ */
+START_TEST(test_enough)
+{
+	struct pow_challenge c;
+
+	ck_assert_int_eq(pow_check(key, "concert", VECTOR, "213", 0, &c),
+	    POW_OK);
+	ck_assert_int_eq(c.bits, 8);
+	ck_assert(pow_enough(c.bits, 0));
+	ck_assert(pow_enough(c.bits, 7));
+	ck_assert(pow_enough(c.bits, 8));
+	ck_assert(!pow_enough(c.bits, 9));
+	ck_assert(!pow_enough(c.bits, 10));
+	ck_assert(pow_enough(0, 0));
+	ck_assert(!pow_enough(0, 1));
+	ck_assert(pow_enough(POW_BITS_MAX, POW_BITS_MAX));
+}
+END_TEST
+
 START_TEST(test_nonce)
 {
 	struct pow_challenge c;
@@ -206,6 +229,7 @@ main(void)
 	tcase_add_test(tc, test_tag);
 	tcase_add_test(tc, test_expiry);
 	tcase_add_test(tc, test_work);
+	tcase_add_test(tc, test_enough);
 	tcase_add_test(tc, test_nonce);
 	tcase_add_test(tc, test_parse_refuses);
 	tcase_add_test(tc, test_longest);

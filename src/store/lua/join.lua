@@ -41,7 +41,11 @@
 -- refused ('used') before anything else, even when its user holds a
 -- place; a join that is answered with a place, new or the user's own,
 -- counts one use (INCR, PEXPIREAT) at once, so a second join carrying the
--- same key later in the batch sees it; any other answer counts none. A
+-- same key later in the batch sees it; any other answer counts none. One
+-- exception: a join whose user holds a place that the same invitation
+-- bought (a retry) gets that place and counts no use, however used up the
+-- invitation is; the user key says which invitation bought its place
+-- (user_value below). A
 -- key of limit 1 (a challenge: every join of a drop carries one) is
 -- checked and claimed in one call (SET NX GET PXAT) and deleted again
 -- when the join gets no place: one call per join instead of three.
@@ -149,11 +153,44 @@ local function admit_now(token)
   return 'new ' .. token .. ' active ' .. expiry .. ' 0'
 end
 
+-- A user key holds the token of the user's place and, when an invitation
+-- bought it, a space and that invitation's use key.
+local function user_value(token, guard)
+  if guard and guard.kind == 'invite' then
+    return token .. ' ' .. guard.key
+  end
+  return token
+end
+
+-- The token a user key holds, and the use key of the invitation that
+-- bought its place (nil: none); nil when there is no user key.
+local function user_held(userkey)
+  local v = userkey and redis.call('GET', userkey)
+  if not v then
+    return nil
+  end
+  local token, bought = string.match(v, '^(%S+) (.+)$')
+  if token then
+    return token, bought
+  end
+  return v
+end
+
+-- join_one's answer, and true when it is a retry that counts no use.
 local function join_one(i, token, userkey, guard)
   -- An invite-only queue: the join's use key must be an invitation's
   -- (kind 'invite'); the daemon checked its signature.
-  if c.access == 'invite' and not (guard and guard.kind == 'invite') then
+  local invited = guard and guard.kind == 'invite'
+  if c.access == 'invite' and not invited then
     return 'invite_required'
+  end
+  local held, bought = user_held(userkey)
+  if invited and held and bought == guard.key then
+    local r = existing(held)
+    if r then
+      return r, true
+    end
+    held = nil	-- its place is gone: asked once is enough
   end
   if guard and guard.limit == 1 then
     if redis.call('SET', guard.key, '1', 'NX', 'GET', 'PXAT',
@@ -165,7 +202,6 @@ local function join_one(i, token, userkey, guard)
       guard.limit then
     return 'used'
   end
-  local held = userkey and redis.call('GET', userkey)
   local r = held and existing(held)
   if r then
     return r
@@ -181,7 +217,7 @@ local function join_one(i, token, userkey, guard)
   end
   joined = joined + 1
   if userkey then
-    redis.call('SET', userkey, token, 'EX', ttl)
+    redis.call('SET', userkey, user_value(token, guard), 'EX', ttl)
   end
   if not pre and c.mode ~= 'rate' and state == 'open' and waiting == 0 and
       room(now, c, 1) > 0 then
@@ -255,9 +291,10 @@ for i = 1, n do
       out[i + 1] = 'new'
     end
   else
-    out[i + 1] = join_one(i, A_tokens[i], user, guard)
-    if guard and out[i + 1] ~= 'used' then
-      count_use(guard, out[i + 1])
+    local r, retry = join_one(i, A_tokens[i], user, guard)
+    out[i + 1] = r
+    if guard and r ~= 'used' and not retry then
+      count_use(guard, r)
     end
   end
 end
