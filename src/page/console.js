@@ -24,7 +24,8 @@
   var token = null;
   var cards = {};               // queue name -> card
   var feedCtl = null;           // AbortController of the open feed
-  var feedTimer = null;
+  var feedTimer = null;         // the next try at the feed
+  var watchTimer = null;        // the check that the feed still speaks
   var pollTimer = null;
   var lastEvent = 0;
   var skew = 0;                 // server ms - local ms, from the feed
@@ -141,6 +142,7 @@
     if (feedCtl) feedCtl.abort();
     feedCtl = null;
     clearTimeout(feedTimer);
+    clearTimeout(watchTimer);
     clearTimeout(pollTimer);
   }
 
@@ -160,21 +162,23 @@
     showLogin('');
   }
 
-  // Try a token: the list of queues is the first call and the check.
+  /*
+   * Try a token: the list of queues is the first call and the check. Any
+   * answer but a 401 took the token: with Redis down the list is a 503,
+   * and the feed is then what says so.
+   */
   function start(candidate) {
     token = candidate;
     call('GET', '/v1/admin/queues').then(function (res) {
       if (res.status === 401) return;
-      if (res.status !== 200 || !res.body) {
-        token = null;
-        showLogin(errorOf(res));
-        return;
-      }
       sessionStorage.setItem(KEY, candidate);
       $('c-login').hidden = true;
       $('c-main').hidden = false;
       $('c-logout').hidden = false;
-      (res.body.queues || []).forEach(function (q) { fromAdmin(q); });
+      if (res.status === 200 && res.body)
+        (res.body.queues || []).forEach(function (q) { fromAdmin(q); });
+      else
+        say(errorOf(res), true);
       trail();
       feed();
     }, function () {
@@ -229,7 +233,7 @@
 
   // A feed that goes silent (a proxy holding it, a server gone) is reopened.
   function watch(ctl) {
-    feedTimer = setTimeout(function () {
+    watchTimer = setTimeout(function () {
       if (feedCtl !== ctl) return;
       if (Date.now() - lastEvent > STALE_MS) ctl.abort();
       else watch(ctl);
@@ -289,8 +293,21 @@
       });
       draw(c);
     });
+    gone(ev.queues || []);
     instances(ev);
     alerts(ev.alerts || []);
+  }
+
+  // The cards of queues the feed no longer has (dropped) go.
+  function gone(queues) {
+    var names = queues.map(function (q) { return q.queue; });
+    Object.keys(cards).forEach(function (n) {
+      if (names.indexOf(n) >= 0) return;
+      cards[n].el.remove();
+      delete cards[n];
+      var opt = $('c-trail-queue').querySelector('option[value="' + n + '"]');
+      if (opt) opt.remove();
+    });
   }
 
   // ---- what is shown ------------------------------------------------------
@@ -469,6 +486,7 @@
   // The question in the page's own dialog; resolves true on Confirm.
   function ask(text) {
     var d = $('c-confirm');
+    if (d.open) return Promise.resolve(false);
     $('c-confirm-text').textContent = text;
     return new Promise(function (resolve) {
       confirmDone = resolve;
