@@ -356,27 +356,40 @@
     fig.appendChild(svg);
   }
 
+  /*
+   * The charts of a card. Time runs over the last 30 minutes, or over
+   * what there is when the server holds less (at least a minute), so a
+   * room that just started is not a sliver at the right edge.
+   */
   function draw(c) {
-    var now = Math.floor((Date.now() + skew) / 1000);
+    var now = Math.floor((Date.now() + skew) / 1000), first = now;
+    SERIES.forEach(function (s) {
+      if (c.series[s].length) first = Math.min(first, c.series[s][0][0]);
+    });
+    var span = Math.min(WINDOW_S, Math.max(60, now - first));
     Array.prototype.forEach.call(c.el.querySelectorAll('figure'),
       function (fig) {
-        var pts = c.series[fig.getAttribute('data-chart')] || [];
-        var max = 0, last = null, xy = [];
-        pts.forEach(function (p) {
-          if (typeof p[1] === 'number' && p[1] > max) max = p[1];
-        });
-        pts.forEach(function (p) {
-          if (typeof p[1] !== 'number') return;
-          last = p[1];
-          xy.push(((p[0] - now + WINDOW_S) / WINDOW_S * 300).toFixed(1) +
-            ',' + (60 - p[1] / (max || 1) * 56 - 2).toFixed(1));
-        });
-        var text = t('chart', { c: fig.getAttribute('data-name'),
-          v: num(last), m: num(max) });
-        fig.querySelector('polyline').setAttribute('points', xy.join(' '));
-        if (fig.firstElementChild.textContent !== text)
-          fig.firstElementChild.textContent = text;
+        drawChart(fig, c.series[fig.getAttribute('data-chart')] || [],
+          now, span);
       });
+  }
+
+  function drawChart(fig, pts, now, span) {
+    var max = 0, last = null, xy = [];
+    pts.forEach(function (p) {
+      if (typeof p[1] === 'number' && p[1] > max) max = p[1];
+    });
+    pts.forEach(function (p) {
+      if (typeof p[1] !== 'number') return;
+      last = p[1];
+      xy.push(((p[0] - now + span) / span * 300).toFixed(1) + ',' +
+        (58 - p[1] / (max || 1) * 56).toFixed(1));
+    });
+    var text = t('chart', { c: fig.getAttribute('data-name'),
+      v: num(last), m: num(max) });
+    fig.querySelector('polyline').setAttribute('points', xy.join(' '));
+    if (fig.firstElementChild.textContent !== text)
+      fig.firstElementChild.textContent = text;
   }
 
   // A queue as the admin API shows it: its configuration, some figures.
