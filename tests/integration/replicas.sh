@@ -7,7 +7,8 @@
 # 503 store_replicas (with Retry-After) and waitroom_store_replicas_short
 # be 1, and an instance with redis_wait_replicas = 0 on the same master
 # stays ready. Once the replica is back, /readyz is 200 again without a
-# visitor's help (the instance is idle), and joins are acknowledged.
+# visitor's help (the instance is idle; one with no queue at all, which
+# never writes, too), and joins are acknowledged.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -64,10 +65,10 @@ join r
 check_error 503 store_unavailable "a join without a replica to confirm it: 503"
 check "/readyz: 503 store_replicas while no replica confirms writes" \
     wait_until 'http GET /readyz; [ "$STATUS" = 503 ] &&
-	[ "$(json .error)" = store_replicas ]' "$D"
+	[ "$(json .error.code)" = store_replicas ]' "$D"
 check_error 503 store_replicas "... as doc/api.md's JSON error"
 check_header Retry-After 1 "... with Retry-After"
-check_match "$(json .message)" 'replica' "... and a message that names the replicas"
+check_match "$(json .error.message)" 'replica' "... and a message that names the replicas"
 http GET /metrics
 check_contains "$BODY" $'\nwaitroom_store_replicas_short 1\n' \
     "waitroom_store_replicas_short is 1"
@@ -75,6 +76,15 @@ check "the instance with redis_wait_replicas = 0 stays ready" \
     curl -sf -o /dev/null --max-time "$WR_HTTP_TIMEOUT" "$NOWAIT/readyz"
 check "the shortfall is logged" \
     grep -q 'event=store_replicas_short have=0 want=1' "$WR_TMP/waitroomd.log"
+
+# An instance with no queue (its own key_prefix: no queue of the other
+# instances either) never writes, no join and no tick: what it
+# knows of the replicas it must ask itself, from its start.
+printf 'redis_wait_replicas = 1\nkey_prefix = idle\n' >"$WR_TMP/idle.conf"
+start_more_waitroomd idle "$WR_TMP/idle.conf"
+IDLE=http://127.0.0.1:$MORE_PORT
+check "an instance started without a replica says 503 store_replicas" \
+    wait_until "curl -s --max-time $WR_HTTP_TIMEOUT $IDLE/readyz | grep -q store_replicas" "$D"
 
 # The replica is back; nobody joins: /readyz recovers by itself.
 replica_start
@@ -86,6 +96,8 @@ check "/readyz is 200 again once the replica confirms, with no visitor" \
 ms=$(ms_between "$t0")
 check "... within about a second of the replica's sync (took $ms ms)" \
     [ "$ms" -le $((1500 * WR_SLOW)) ]
+check "... and so does the instance that has no queue" \
+    wait_until "curl -sf -o /dev/null --max-time $WR_HTTP_TIMEOUT $IDLE/readyz" 2
 join r
 check_status 201 "a join is acknowledged again"
 http GET /metrics
