@@ -6,10 +6,12 @@
  * takes would be answered 503.
  *
  * A new connection starts short (a new master may have no replica yet)
- * and asks at once. While short, a probe (WAIT N with a short timeout)
- * goes every STORE_PROBE_MS when no other WAIT is in flight, so an idle
- * instance comes back by itself once a replica confirms: the durable
- * calls' WAITs say so too, the probe only fills the silence.
+ * and asks at once; one made while short stays short, so a shortfall
+ * that outlives reconnects is logged once. While short, a probe (WAIT N
+ * with a short timeout) goes every STORE_PROBE_MS when no other WAIT is
+ * in flight, so an idle instance comes back by itself once a replica
+ * confirms: the durable calls' WAITs say so too, the probe only fills
+ * the silence.
  */
 #include <hiredis/hiredis.h>
 
@@ -97,7 +99,8 @@ store_replicas_connected(struct store *s)
 {
 	if (s->probe == NULL)
 		return;
-	s->replicas = REPLICAS_UNKNOWN;
+	if (s->replicas == REPLICAS_MET)	/* short stays short: one log */
+		s->replicas = REPLICAS_UNKNOWN;
 	probe_send(s);
 }
 
