@@ -13,6 +13,8 @@
  * confirms: the durable calls' WAITs say so too, the probe only fills
  * the silence.
  */
+#include <stdio.h>
+
 #include <hiredis/hiredis.h>
 
 #include "log.h"
