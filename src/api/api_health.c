@@ -1,6 +1,7 @@
 /*
  * api_health.c: /healthz (the process answers) and /readyz (it can serve:
- * Redis is there and it is not shutting down).
+ * Redis is there, the file's queues are written into it, and it is not
+ * shutting down).
  */
 #include <jansson.h>
 
@@ -39,6 +40,9 @@ api_readyz(struct app *app, struct evhttp_request *req,
 		    "way)");
 	else if (!store_is_ready(app->store))
 		http_send_unavailable(app->http, req);
+	else if (!app->written)
+		not_ready(app, req, "1", "starting", "this instance is writing "
+		    "its configured queues into Redis");
 	else if (qstore_full(app->qstore))
 		not_ready(app, req, "5", "store_full", "Redis is at maxmemory "
 		    "and refuses writes: no joins or admissions until it has "
