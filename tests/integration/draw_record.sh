@@ -121,6 +121,21 @@ check_jq '.state == "drawing" and .commit == "'"$STARTED_COMMIT"'" and
 admin PUT /v1/admin/queues/started "{\"closes_at\":$((T + 3600))}"
 check_status 200 "closes_at may still move"
 
+# The file's queue awaits its beacon too: its file edited and read again.
+conf "$CONF" "opens_at=$((T + 600))" "beacon_round=file round 9"
+kill -HUP "$WR_PID"
+if wait_lines "$WR_TMP/waitroomd.log" "event=config_kept queue=filed \
+why=draw_started keys=opens_at,beacon_round" 1 $((10 * WR_SLOW)); then
+	pass "a reload logs that the file's opens_at and beacon_round are ignored"
+else
+	fail "a reload logs that the file's opens_at and beacon_round are ignored" \
+	    "$(grep -E 'queue=filed|reload' "$WR_TMP/waitroomd.log" | tail -n 5)"
+fi
+http GET /v1/queues/filed/draw
+check_jq '.state == "drawing" and .opens_at == '"$T"' and
+    .beacon_round == "file round 1" and .commit == "'"$FILED_COMMIT"'"' \
+    "and the draw still awaits file round 1, opening at T"
+
 # ---- once drawn, the record never changes --------------------------------
 
 admin POST /v1/admin/queues/started/draw '{"beacon":"00ff"}'
@@ -208,6 +223,6 @@ http GET /v1/queues/filed/draw
 check_eq "$BODY" "$FILED_DRAWN" \
     "a drawn queue's record survives the file edited and read again"
 check_match "$(grep 'queue=filed' "$WR_TMP/waitroomd.log")" \
-    "event=[a-z_]+ queue=filed .*opens_at" \
+    "event=config_kept queue=filed why=draw_done keys=opens_at,beacon_round" \
     "the daemon logs that the file's opens_at was ignored"
 stop_waitroomd
