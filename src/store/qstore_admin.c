@@ -333,10 +333,13 @@ log_kept(const char *queue, const struct qseeded *s)
 static void
 read_seeded(struct qcall *c, enum result r, const redisReply *rp)
 {
-	struct qseeded s = { 0, "", { NULL }, 0 };
+	const struct qseeded none = { 0, "", { NULL }, 0 };
+	struct qseeded s = none;
 
-	if (r == RESULT_OK && seeded_reply(rp, &s) == -1)
+	if (r == RESULT_OK && seeded_reply(rp, &s) == -1) {
 		r = qcall_misshaped(c);
+		s = none;
+	}
 	if (r != RESULT_OK)
 		log_error("event=queue_config_failed queue=%s", c->queue);
 	else if (s.nkept > 0)
