@@ -8,8 +8,9 @@
 # opens_at or beacon_round (409 draw_started), and once drawn the record
 # never changes (409 draw_done), nor does a file edited and read again
 # (which is logged). Clearing opens_at while the pre-queue has entrants
-# is refused (409 draw_has_entrants); without entrants it is allowed and
-# setting a schedule again keeps the commitment. A schedule out of order
+# is refused (409 draw_has_entrants), and a file that clears it is kept
+# out; without entrants it is allowed and setting a schedule again keeps
+# the commitment. A schedule out of order
 # (closes_at before opens_at, prequeue_from after it) is 400 from the
 # PUT, against the stored values too, and an error in the file. Every
 # refused PUT leaves both hashes as they were.
@@ -87,6 +88,23 @@ check_jq '.state == "committed" and (.commit | test("^[0-9a-f]{64}$"))' \
     "committed, with its commitment"
 FILED_COMMIT=$(json .commit)
 wait_ready || bail "waitroomd is ready"
+
+# An entrant; then the file, read again (SIGHUP), clears opens_at.
+join filed
+check_jq '.status == "prequeue"' "an entrant in the file's pre-queue"
+conf "$CONF" "beacon_round=file round 1"
+kill -HUP "$WR_PID"
+if wait_lines "$WR_TMP/waitroomd.log" "event=config_kept queue=filed \
+why=draw_has_entrants keys=opens_at " 1 $((10 * WR_SLOW)); then
+	pass "a reload logs that the file cannot clear opens_at with an entrant"
+else
+	fail "a reload logs that the file cannot clear opens_at with an entrant" \
+	    "$(grep -E 'queue=filed|reload' "$WR_TMP/waitroomd.log" | tail -n 5)"
+fi
+http GET /v1/queues/filed/draw
+check_jq '.state == "committed" and .opens_at == '"$((now + 3600))"' and
+    .entrants == 1 and .commit == "'"$FILED_COMMIT"'"' \
+    "and the draw keeps its opening, its entrant and its commitment"
 
 # ---- after the opening: opens_at and beacon_round are fixed ----------------
 
