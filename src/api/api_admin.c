@@ -2,7 +2,10 @@
  * api_admin.c: the admin API's queues: GET /v1/admin/queues (every queue),
  * GET, PUT and DELETE /v1/admin/queues/{q}. dispatch.c has checked the
  * bearer token. A PUT is checked field by field with conf.c's key table, the one
- * the configuration file goes through, before anything touches Redis.
+ * the configuration file goes through, before anything touches Redis;
+ * what the fields must be together (the schedule's order) and what a
+ * draw has fixed, admin_put.lua checks against the stored hash in the
+ * run that writes, with the fresh seed it keeps for a first schedule.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,11 +17,11 @@
 #include "admin_view.h"
 #include "admission.h"
 #include "api.h"
+#include "conf_check.h"
 #include "http_reply.h"
 #include "log.h"
 #include "metrics_share.h"
 #include "qstore.h"
-#include "qstore_draw.h"
 #include "revoke.h"
 #include "ticket.h"
 
@@ -92,78 +95,50 @@ struct put_args {
 	int n;
 };
 
-/* A PUT answered once its schedule's seed is committed to. */
-struct put_commit {
-	struct api_call *c;
-	json_t *body;
-	int code;
-};
-
-static void
-put_committed(enum result r, void *arg)
-{
-	struct put_commit *p = arg;
-
-	if (r != RESULT_OK && r != RESULT_NO_DRAW) {
-		json_decref(p->body);
-		api_send_result(p->c, r);
-	} else
-		http_send_json(p->c->app->http, p->c->req, p->code, p->body);
-	free(p->c);
-	free(p);
-}
-
-static int
-put_scheduled(const struct qconfig *config)
-{
-	for (size_t i = 0; i < config->n; i++)
-		if (strcmp(config->key[i], "opens_at") == 0)
-			return strcmp(config->value[i], "0") != 0 &&
-			    config->value[i][0] != '\0';
-	return 0;
-}
-
-static void
-put_done(enum result r, const struct qconfig *config, void *arg)
-{
-	struct api_call *c = arg;
-	int created = r == RESULT_NEW;
-	char seed[TICKET_HEX + 1], commit[TICKET_HEX + 1];
-	struct put_commit *p;
-	json_t *body;
-
-	if (r != RESULT_OK && r != RESULT_NEW) {
-		api_send_result(c, r);
-		free(c);
-		return;
-	}
-	log_info("event=admin action=%s queue=%s", created ? "create" :
-	    "update", c->queue);
-	if (admission_add(c->app->admission, c->queue) == -1)
-		log_error("event=tick_start_failed queue=%s", c->queue);
-	body = json_pack("{s:s,s:s,s:o}", "queue", c->queue, "result",
-	    created ? "created" : "updated", "config",
-	    admin_view_config(config));
-	if (!put_scheduled(config) || (p = malloc(sizeof *p)) == NULL) {
-		http_send_json(c->app->http, c->req, created ? 201 : 200, body);
-		free(c);
-		return;
-	}
-	/* A schedule's commitment is public once the PUT is answered. */
-	p->c = c, p->body = body, p->code = created ? 201 : 200;
-	if (ticket_new_seed(seed, commit) == -1 ||
-	    qstore_draw_commit(c->app->qstore, c->queue, seed, commit,
-	    put_committed, p) == -1)
-		put_committed(RESULT_UNAVAILABLE, p);
-	explicit_bzero(seed, sizeof seed);
-}
-
 static void
 put_refuse(struct http *h, struct evhttp_request *req, const char *field,
     const char *msg)
 {
 	http_send_json(h, req, 400, json_pack("{s:{s:s,s:s,s:s}}", "error",
 	    "code", "bad_request", "message", msg, "field", field));
+}
+
+/* A schedule out of order, against the stored values: 400 naming it. */
+static void
+put_bad_schedule(struct api_call *c, const struct qschedule_fault *f)
+{
+	char err[CONF_ERR_MAX];
+	int pre = strcmp(f->field, "prequeue_from") == 0;
+
+	if (conf_check_schedule((long)f->opens_at, pre ? (long)f->value : 0,
+	    pre ? 0 : (long)f->value, err, sizeof err) == NULL)
+		snprintf(err, sizeof err, "key '%s': out of order with "
+		    "opens_at", f->field);
+	put_refuse(c->app->http, c->req, f->field, err);
+}
+
+static void
+put_done(enum result r, const struct qconfig *config,
+    const struct qschedule_fault *fault, void *arg)
+{
+	struct api_call *c = arg;
+	int created = r == RESULT_NEW;
+
+	if (r == RESULT_BAD_SCHEDULE)
+		put_bad_schedule(c, fault);
+	else if (r != RESULT_OK && r != RESULT_NEW)
+		api_send_result(c, r);
+	else {
+		log_info("event=admin action=%s queue=%s", created ? "create" :
+		    "update", c->queue);
+		if (admission_add(c->app->admission, c->queue) == -1)
+			log_error("event=tick_start_failed queue=%s", c->queue);
+		http_send_json(c->app->http, c->req, created ? 201 : 200,
+		    json_pack("{s:s,s:s,s:o}", "queue", c->queue, "result",
+		    created ? "created" : "updated", "config",
+		    admin_view_config(config)));
+	}
+	free(c);
 }
 
 /* One field of the body into q; -1 after answering 400. */
@@ -250,17 +225,27 @@ static void
 admin_put(struct app *app, struct evhttp_request *req, const char *queue)
 {
 	struct put_args a = { .n = 0 };
+	char seed[TICKET_HEX + 1] = "", commit[TICKET_HEX + 1];
+	struct qs_put p;
 	struct queue_conf q;
 	struct api_call *c;
 	json_t *doc = NULL;
 
 	conf_queue_init(&q, queue);
-	if (put_body(app->http, req, &q, &a, &doc) == -1 ||
-	    (c = api_call_new(app, req, queue, NULL)) == NULL)
+	if (put_body(app->http, req, &q, &a, &doc) == -1)
 		goto done;
-	api_call_sent(c, qstore_put(app->qstore, queue, a.pairs, a.n, &q,
-	    put_done, c));
+	/* Kept only when the PUT gives the queue its first schedule. */
+	if (ticket_new_seed(seed, commit) == -1) {
+		http_send_error(app->http, req, 500, "internal", "no random "
+		    "bytes for a seed");
+		goto done;
+	}
+	p = (struct qs_put){ a.pairs, a.n, &q, seed, commit };
+	if ((c = api_call_new(app, req, queue, NULL)) != NULL)
+		api_call_sent(c, qstore_put(app->qstore, queue, &p, put_done,
+		    c));
 done:
+	explicit_bzero(seed, sizeof seed);
 	for (int i = 0; i < a.n; i++)
 		free(a.copies[i]);
 	conf_queue_free(&q);

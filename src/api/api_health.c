@@ -1,6 +1,8 @@
 /*
  * api_health.c: /healthz (the process answers) and /readyz (it can serve:
- * Redis is there and it is not shutting down).
+ * Redis is there, the file's queues are written into it, it takes writes
+ * and acknowledges them as configured, and the process is not shutting
+ * down).
  */
 #include <jansson.h>
 
@@ -39,6 +41,14 @@ api_readyz(struct app *app, struct evhttp_request *req,
 		    "way)");
 	else if (!store_is_ready(app->store))
 		http_send_unavailable(app->http, req);
+	else if (!app->written)
+		not_ready(app, req, "1", "starting", "this instance is writing "
+		    "its configured queues into Redis");
+	else if (store_replicas_short(app->store))
+		not_ready(app, req, "1", "store_replicas", "fewer Redis "
+		    "replicas confirm writes than redis_wait_replicas asks "
+		    "(a replica down, or a new master without one yet): "
+		    "every join would be refused");
 	else if (qstore_full(app->qstore))
 		not_ready(app, req, "5", "store_full", "Redis is at maxmemory "
 		    "and refuses writes: no joins or admissions until it has "

@@ -36,6 +36,8 @@ api_metrics_publish(struct app *app)
 	live.reconnects_commands = store_reconnects(app->store);
 	live.reconnects_subscriber = streams_reconnects(app->streams);
 	live.store_full = qstore_full(app->qstore);
+	live.store_replicas_short = store_is_ready(app->store) &&
+	    store_replicas_short(app->store);
 	for (i = 0; i < MSHARE_QUEUES && streams_queue_at(app->streams, i,
 	    &name, &streams) == 0; i++) {
 		snprintf(live.queues[i].name, sizeof live.queues[i].name, "%s",
@@ -72,6 +74,7 @@ metrics_send(struct app *app, struct evhttp_request *req,
 	p.reconnects_subscriber = total.reconnects_subscriber;
 	p.draining = app->draining;
 	p.store_full = total.store_full;
+	p.store_replicas_short = total.store_replicas_short;
 	for (size_t i = 0; i < n; i++)
 		qs[i].streams = mshare_queue_streams(&total, qs[i].name);
 	metrics_format(&b, &m, &p, qs, n);

@@ -1,7 +1,8 @@
 /*
  * conf_check.c: what a value of waitroom.conf may be, key by key: the
  * checkers conf.c's key table names, and the parsing of numbers they
- * share with it. Addresses are conf_addr.c's.
+ * share with it, and the order of a queue's schedule (prequeue_from,
+ * opens_at, closes_at). Addresses are conf_addr.c's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -97,6 +98,27 @@ conf_parse_time(const char *s, long *out)
 		return -1;
 	*out = days_from_civil(y, mo, d) * 86400L + h * 3600L + mi * 60L + sec;
 	return 0;
+}
+
+const char *
+conf_check_schedule(long opens_at, long prequeue_from, long closes_at,
+    char *err, size_t errlen)
+{
+	if (opens_at <= 0)
+		return NULL;
+	if (prequeue_from > opens_at) {
+		snprintf(err, errlen, "key 'prequeue_from': %ld is after "
+		    "opens_at %ld (accepted: a time at or before opens_at, or "
+		    "none)", prequeue_from, opens_at);
+		return "prequeue_from";
+	}
+	if (closes_at > 0 && closes_at < opens_at) {
+		snprintf(err, errlen, "key 'closes_at': %ld is before opens_at "
+		    "%ld (accepted: a time at or after opens_at, or none)",
+		    closes_at, opens_at);
+		return "closes_at";
+	}
+	return NULL;
 }
 
 int

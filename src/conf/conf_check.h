@@ -7,6 +7,8 @@
 #ifndef WR_CONF_CHECK_H
 #define WR_CONF_CHECK_H
 
+#include <stddef.h>
+
 /* Strictly decimal: 0 ok, -1 not an integer, -2 too large for a long. */
 int conf_parse_long(const char *s, long *out);
 
@@ -16,6 +18,14 @@ int conf_parse_long(const char *s, long *out);
  * *out when valid, -1 when not.
  */
 int conf_parse_time(const char *s, long *out);
+
+/*
+ * A queue's schedule in order: prequeue_from <= opens_at <= closes_at,
+ * each where set (0: not set). NULL when it is; else the key at fault,
+ * and into err why, naming the values and what would be accepted.
+ */
+const char *conf_check_schedule(long opens_at, long prequeue_from,
+    long closes_at, char *err, size_t errlen);
 
 int conf_check_text(const char *v);	/* printable, not too long */
 int conf_check_listen(const char *v);	/* host:port to serve on */

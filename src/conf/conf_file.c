@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "conf.h"
+#include "conf_check.h"
 #include "msg.h"
 #include "validate.h"
 
@@ -107,6 +108,15 @@ bad:
 	    sbuf);
 }
 
+/* The section's schedule so far in order (the line that breaks it is
+ * the one named); -1 and why in msg. */
+static int
+schedule_check(const struct queue_conf *q, char *msg, size_t size)
+{
+	return conf_check_schedule(q->opens_at, q->prequeue_from, q->closes_at,
+	    msg, size) == NULL ? 0 : -1;
+}
+
 /* key = value */
 static int
 parse_pair(struct parser *p, char *s)
@@ -126,6 +136,8 @@ parse_pair(struct parser *p, char *s)
 	else
 		rc = conf_queue_set(&p->c->queues[p->cur], key, value, msg,
 		    sizeof msg);
+	if (rc == 0 && p->cur >= 0)
+		rc = schedule_check(&p->c->queues[p->cur], msg, sizeof msg);
 	return rc == 0 ? 0 : parse_fail(p, "%s", msg);
 }
 

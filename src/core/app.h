@@ -42,6 +42,10 @@ struct app {
 	const struct admins *admins;	/* NULL: the admin API is off */
 	const struct store_opts *store_opts;	/* sentinels, replicas */
 	int draining;			/* shutting down: /readyz says 503 */
+	int written;			/* the file's queues (with their draws'
+					 * commitments) are in Redis: until
+					 * then /readyz says 503 starting */
+	size_t writing;			/* config_init calls not answered */
 	const struct passkeys *passkeys;	/* NULL: passes are off */
 	struct passkeys *passkeys_owned;	/* what a reload read */
 	struct revoke *revoke;		/* recent answers about passes */

@@ -76,25 +76,53 @@ epoch_check(struct app *app)
 }
 
 /*
+ * The file's queues are in Redis, each scheduled one with its draw's
+ * commitment: the instance is ready (/readyz; READY=1 for the service
+ * manager, once). Written or refused alike: a refused run wrote nothing,
+ * so no schedule is ever seen without its commitment.
+ */
+static void
+queues_written(struct app *app)
+{
+	app->written = 1;
+	if (app->worker < 0 && !app->said_ready) {
+		app->said_ready = 1;
+		notify_send("READY=1");
+		announce_status(app);
+	}
+}
+
+static void
+queue_written(enum result r, const struct qseeded *s, void *arg)
+{
+	struct app *app = arg;
+
+	(void)r, (void)s;	/* qstore logged a failure, and what it kept */
+	if (app->writing > 0 && --app->writing == 0)
+		queues_written(app);
+}
+
+/*
  * Write the configured queues into Redis: at first connect the file wins;
- * after a reconnect only a hash Redis lost is written again. The single
- * process is ready once it listens and Redis answers.
+ * after a reconnect only a hash Redis lost is written again. The instance
+ * is ready once every one of them is answered.
  */
 static void
 on_store_ready(int first, void *arg)
 {
 	struct app *app = arg;
+	size_t n = app->conf->nqueues;
 
 	epoch_check(app);
 	challenge_key_load(app);
-	for (size_t i = 0; i < app->conf->nqueues; i++)
-		qstore_seed(app->qstore, &app->conf->queues[i],
-		    first ? "replace" : "missing");
-	if (first && app->worker < 0) {
-		app->said_ready = 1;
-		notify_send("READY=1");
-		announce_status(app);
-	}
+	app->written = 0;
+	app->writing = n;
+	for (size_t i = 0; i < n; i++)
+		if (draws_write_conf(app->draws, &app->conf->queues[i],
+		    first ? "replace" : "missing", queue_written, app) == -1)
+			app->writing--;
+	if (app->writing == 0)
+		queues_written(app);
 }
 
 /* A worker tells the supervisor it serves, at start and after a reload. */

@@ -5,6 +5,7 @@
 
 #include "app.h"
 #include "conf.h"
+#include "draw.h"
 #include "log.h"
 #include "passkeys.h"
 #include "qstore.h"
@@ -121,7 +122,8 @@ apply(struct app *app, struct conf *fresh)
 	for (size_t i = 0; i < fresh->nqueues; i++) {
 		if (!queue_changed(&fresh->queues[i], old))
 			continue;
-		qstore_seed(app->qstore, &fresh->queues[i], "replace");
+		draws_write_conf(app->draws, &fresh->queues[i], "replace",
+		    NULL, NULL);
 		changed++;
 	}
 	log_info("event=reloaded queues=%zu queues_written=%zu",

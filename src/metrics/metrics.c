@@ -270,6 +270,12 @@ format_process(struct strbuf *b, const struct metrics *m,
 	    "1 while Redis refuses writes for memory (and /readyz answers "
 	    "503 store_full).");
 	strbuf_add(b, "waitroom_store_full %d\n", p->store_full);
+	family(b, "waitroom_store_replicas_short", "gauge",
+	    "1 while fewer Redis replicas confirm writes than "
+	    "redis_wait_replicas asks (and /readyz answers 503 "
+	    "store_replicas).");
+	strbuf_add(b, "waitroom_store_replicas_short %d\n",
+	    p->store_replicas_short);
 }
 
 /* One line per queue of a figure: name{queue="q"} value. */

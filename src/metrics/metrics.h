@@ -71,6 +71,7 @@ struct metrics_process {
 	unsigned long reconnects_commands, reconnects_subscriber;
 	int draining;
 	int store_full;		/* Redis refuses writes for memory */
+	int store_replicas_short;	/* fewer replicas confirm than asked */
 	unsigned long streams_max;	/* accepted before 503 too_many_streams */
 };
 

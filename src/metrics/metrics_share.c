@@ -112,6 +112,7 @@ add_live(struct mshare_live *to, const struct mshare_live *l)
 	to->reconnects_commands += l->reconnects_commands;
 	to->reconnects_subscriber += l->reconnects_subscriber;
 	to->store_full |= l->store_full;
+	to->store_replicas_short |= l->store_replicas_short;
 	for (size_t i = 0; i < l->nqueues && i < MSHARE_QUEUES; i++) {
 		const struct mshare_queue *q = &l->queues[i];
 		size_t j = 0;

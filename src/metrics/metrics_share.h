@@ -29,6 +29,7 @@ struct mshare_live {
 	unsigned long connections;
 	unsigned long reconnects_commands, reconnects_subscriber;
 	int store_full;			/* any worker's Redis is full */
+	int store_replicas_short;	/* any worker's WAIT falls short */
 	size_t nqueues;
 	struct mshare_queue queues[MSHARE_QUEUES];
 };

@@ -270,3 +270,19 @@ draws_seed(struct draws *d, const char *queue)
 		free(q);
 	explicit_bzero(seed, sizeof seed);
 }
+
+int
+draws_write_conf(struct draws *d, const struct queue_conf *q, const char *how,
+    qs_seeded_cb *cb, void *arg)
+{
+	char seed[TICKET_HEX + 1], commit[TICKET_HEX + 1];
+	int rc = -1;
+
+	if (ticket_new_seed(seed, commit) == 0)
+		rc = qstore_seed(d->app->qstore, q, how, seed, commit, cb, arg);
+	else
+		log_error("event=queue_config_failed queue=%s msg=\"no random "
+		    "bytes for a seed\"", q->name);
+	explicit_bzero(seed, sizeof seed);
+	return rc;
+}

@@ -10,6 +10,8 @@
 #ifndef WR_DRAW_H
 #define WR_DRAW_H
 
+#include "qstore.h"	/* qs_seeded_cb */
+
 struct app;
 struct draws;
 
@@ -19,7 +21,16 @@ void draws_free(struct draws *d);
 
 /* queue's draw is due: drive it, unless this process already does. */
 void draws_due(struct draws *d, const char *queue);
-/* queue has a schedule but no seed: draw one and commit to it. */
+/*
+ * Write a queue of the file (qstore_seed, how "replace" or "missing")
+ * with a fresh seed, which Redis keeps in the same run should the queue
+ * have a schedule and no seed yet: no schedule is ever seen without its
+ * commitment. -1 when the call was not sent (cb is not called).
+ */
+int draws_write_conf(struct draws *d, const struct queue_conf *q,
+    const char *how, qs_seeded_cb *cb, void *arg);
+/* queue has a schedule but no seed (a hash not written by this version's
+ * scripts): draw one and commit to it. */
 void draws_seed(struct draws *d, const char *queue);
 
 #endif

@@ -147,12 +147,20 @@ int qstore_show(struct qstore *qs, const char *const *names, size_t n,
 /*
  * admin_put.lua: change the given fields (npairs field/value pairs) of
  * queue, or create it whole from q (the given values over the defaults).
- * RESULT_NEW when created; config is the hash afterwards.
+ * When the queue then has a schedule and no seed, seed and commit (hex)
+ * are written in the same run. RESULT_NEW when created; config is the
+ * hash afterwards; RESULT_BAD_SCHEDULE with fault, RESULT_DRAW_DONE,
+ * RESULT_DRAW_STARTED, RESULT_DRAW_ENTRANTS: refused, nothing written.
  */
+struct qs_put {
+	const char *const *pairs;
+	int npairs;
+	const struct queue_conf *q;
+	const char *seed, *commit;
+};
 typedef void qs_config_cb(enum result r, const struct qconfig *config,
-    void *arg);
-int qstore_put(struct qstore *qs, const char *queue,
-    const char *const *pairs, int npairs, const struct queue_conf *q,
+    const struct qschedule_fault *fault, void *arg);
+int qstore_put(struct qstore *qs, const char *queue, const struct qs_put *p,
     qs_config_cb *cb, void *arg);
 
 /* admin_state.lua: set state to, only from from (NULL: any). */
@@ -185,9 +193,15 @@ int qstore_powkey(struct qstore *qs, const char *fresh, qs_epoch_cb *cb,
 /*
  * config_init.lua: write q's configuration from the file; how is
  * "replace" (an edited section wins) or "missing" (only a hash Redis
- * lost). A failure is logged.
+ * lost). When the queue has a schedule and no seed, seed and commit (hex)
+ * are written in the same run. cb (may be NULL) hears what was done; a
+ * failure is logged too. -1 when the call could not be sent (cb is not
+ * called).
  */
-void qstore_seed(struct qstore *qs, const struct queue_conf *q,
-    const char *how);
+typedef void qs_seeded_cb(enum result r, const struct qseeded *s,
+    void *arg);
+int qstore_seed(struct qstore *qs, const struct queue_conf *q,
+    const char *how, const char *seed, const char *commit, qs_seeded_cb *cb,
+    void *arg);
 
 #endif

@@ -62,10 +62,23 @@ qstore_show(struct qstore *qs, const char *const *names, size_t n,
 	return qcall_eval(qs, c, sc);
 }
 
+/* bad_schedule's key and values into f; -1 when misshaped. */
+static int
+read_fault(const redisReply *rp, struct qschedule_fault *f)
+{
+	if (rp->elements != BAD_SCHEDULE_FIELDS ||
+	    (f->field = qreply_str(rp, BAD_SCHEDULE_FIELD)) == NULL ||
+	    qreply_num(rp, BAD_SCHEDULE_VALUE, &f->value) == -1 ||
+	    qreply_num(rp, BAD_SCHEDULE_OPENS_AT, &f->opens_at) == -1)
+		return -1;
+	return 0;
+}
+
 static void
 read_config(struct qcall *c, enum result r, const redisReply *rp)
 {
 	struct qconfig config = { 0 };
+	struct qschedule_fault fault = { "", 0, 0 };
 
 	if (r == RESULT_OK) {
 		r = qreply_first(rp);
@@ -73,8 +86,10 @@ read_config(struct qcall *c, enum result r, const redisReply *rp)
 		    (rp->elements != PUT_FIELDS ||
 		    qreply_config(rp->element[PUT_CONFIG], &config) == -1))
 			r = qcall_misshaped(c);
+		if (r == RESULT_BAD_SCHEDULE && read_fault(rp, &fault) == -1)
+			r = qcall_misshaped(c);
 	}
-	((qs_config_cb *)c->cb)(r, &config, c->arg);
+	((qs_config_cb *)c->cb)(r, &config, &fault, c->arg);
 }
 
 /* A queue's fields, as conf_queue_fields gives them, into run. */
@@ -93,8 +108,8 @@ add_field(const char *key, const char *value, void *arg)
 }
 
 int
-qstore_put(struct qstore *qs, const char *queue, const char *const *pairs,
-    int npairs, const struct queue_conf *q, qs_config_cb *cb, void *arg)
+qstore_put(struct qstore *qs, const char *queue, const struct qs_put *p,
+    qs_config_cb *cb, void *arg)
 {
 	struct script_call *sc = script_call_new(LUA_ADMIN_PUT);
 	struct fields_to f = { sc, ADMIN_PUT_A_FIELDS };
@@ -102,7 +117,7 @@ qstore_put(struct qstore *qs, const char *queue, const char *const *pairs,
 	struct queue_keys k;
 	struct draw_keys dk;
 
-	if (sc == NULL || npairs < 0 || npairs > PUT_PAIRS_MAX ||
+	if (sc == NULL || p->npairs < 0 || p->npairs > PUT_PAIRS_MAX ||
 	    keys_queue(&k, qs->prefix, queue) ==
 	    -1 || keys_registry(registry, qs->prefix) == -1 ||
 	    keys_draw(&dk, qs->prefix, queue) == -1) {
@@ -112,10 +127,13 @@ qstore_put(struct qstore *qs, const char *queue, const char *const *pairs,
 	script_set(sc, ADMIN_PUT_K_CONFIG, k.config);
 	script_set(sc, ADMIN_PUT_K_REGISTRY, registry);
 	script_set(sc, ADMIN_PUT_K_DRAW, dk.draw);
+	script_set(sc, ADMIN_PUT_K_WAITING, k.waiting);
 	script_set(sc, ADMIN_PUT_A_QUEUE, queue);
-	for (int i = 0; i < 2 * npairs; i++)
-		script_add(sc, ADMIN_PUT_A_PAIRS, pairs[i]);
-	conf_queue_fields(q, add_field, &f);
+	script_set(sc, ADMIN_PUT_A_SEED, p->seed);
+	script_set(sc, ADMIN_PUT_A_COMMIT, p->commit);
+	for (int i = 0; i < 2 * p->npairs; i++)
+		script_add(sc, ADMIN_PUT_A_PAIRS, p->pairs[i]);
+	conf_queue_fields(p->q, add_field, &f);
 	return qcall_eval(qs, qcall_new(qs, read_config, cb, arg, "admin_put",
 	    queue), sc);
 }
@@ -268,16 +286,71 @@ qstore_powkey(struct qstore *qs, const char *fresh, qs_epoch_cb *cb,
 
 /* ---- the file's queues --------------------------------------------------- */
 
+/* config_init.lua's reply into s; -1 when misshaped. */
+static int
+seeded_reply(const redisReply *rp, struct qseeded *s)
+{
+	long long written;
+
+	memset(s, 0, sizeof *s);
+	if (rp->type != REDIS_REPLY_ARRAY || rp->elements < CONFIG_INIT_KEPT ||
+	    rp->elements > CONFIG_INIT_KEPT + QSEEDED_KEPT_MAX ||
+	    qreply_num(rp, CONFIG_INIT_WRITTEN, &written) == -1 ||
+	    (s->why = qreply_str(rp, CONFIG_INIT_WHY)) == NULL)
+		return -1;
+	s->written = written == 1;
+	for (size_t i = CONFIG_INIT_KEPT; i < rp->elements; i++)
+		if ((s->kept[s->nkept++] = qreply_str(rp, i)) == NULL)
+			return -1;
+	return 0;
+}
+
+/* What the operator is told when the hash kept values over the file's. */
+static const struct {
+	const char *why, *msg;
+} kept_msgs[] = {
+	{ "draw_done", "the draw is done: its record keeps its opens_at "
+	  "and beacon_round, the file's are ignored" },
+	{ "draw_started", "the opening has passed: the draw keeps its "
+	  "opens_at and beacon_round, the file's are ignored" },
+	{ "draw_has_entrants", "the pre-queue has entrants, promised a draw: "
+	  "the file cannot clear opens_at, it is kept" },
+};
+
+static void
+log_kept(const char *queue, const struct qseeded *s)
+{
+	const char *msg = "the hash kept its own values";
+
+	for (size_t i = 0; i < sizeof kept_msgs / sizeof kept_msgs[0]; i++)
+		if (strcmp(s->why, kept_msgs[i].why) == 0)
+			msg = kept_msgs[i].msg;
+	log_warn("event=config_kept queue=%s why=%s keys=%s%s%s msg=\"%s\"",
+	    queue, s->why, s->kept[0], s->nkept > 1 ? "," : "",
+	    s->nkept > 1 ? s->kept[1] : "", msg);
+}
+
 static void
 read_seeded(struct qcall *c, enum result r, const redisReply *rp)
 {
-	(void)rp;
+	const struct qseeded none = { 0, "", { NULL }, 0 };
+	struct qseeded s = none;
+
+	if (r == RESULT_OK && seeded_reply(rp, &s) == -1) {
+		r = qcall_misshaped(c);
+		s = none;
+	}
 	if (r != RESULT_OK)
 		log_error("event=queue_config_failed queue=%s", c->queue);
+	else if (s.nkept > 0)
+		log_kept(c->queue, &s);
+	if (c->cb != NULL)
+		((qs_seeded_cb *)c->cb)(r, &s, c->arg);
 }
 
-void
-qstore_seed(struct qstore *qs, const struct queue_conf *q, const char *how)
+int
+qstore_seed(struct qstore *qs, const struct queue_conf *q, const char *how,
+    const char *seed, const char *commit, qs_seeded_cb *cb, void *arg)
 {
 	struct script_call *sc = script_call_new(LUA_CONFIG_INIT);
 	struct fields_to f = { sc, CONFIG_INIT_A_FIELDS };
@@ -290,14 +363,17 @@ qstore_seed(struct qstore *qs, const struct queue_conf *q, const char *how)
 	    keys_draw(&dk, qs->prefix, q->name) == -1) {
 		script_call_free(sc);
 		log_error("event=queue_config_failed queue=%s", q->name);
-		return;
+		return -1;
 	}
 	script_set(sc, CONFIG_INIT_K_CONFIG, k.config);
 	script_set(sc, CONFIG_INIT_K_REGISTRY, registry);
 	script_set(sc, CONFIG_INIT_K_DRAW, dk.draw);
+	script_set(sc, CONFIG_INIT_K_WAITING, k.waiting);
 	script_set(sc, CONFIG_INIT_A_HOW, how);
 	script_set(sc, CONFIG_INIT_A_QUEUE, q->name);
+	script_set(sc, CONFIG_INIT_A_SEED, seed);
+	script_set(sc, CONFIG_INIT_A_COMMIT, commit);
 	conf_queue_fields(q, add_field, &f);
-	qcall_eval(qs, qcall_new(qs, read_seeded, NULL, NULL, "config_init",
-	    q->name), sc);
+	return qcall_eval(qs, qcall_new(qs, read_seeded, cb, arg,
+	    "config_init", q->name), sc);
 }

@@ -20,6 +20,23 @@ struct qconfig {
 	size_t len[QCONFIG_MAX];
 };
 
+/* A schedule out of order, as admin_put.lua found it (bad_schedule). */
+struct qschedule_fault {
+	const char *field;	/* "prequeue_from" or "closes_at" */
+	long long value;	/* its value, unix seconds */
+	long long opens_at;	/* what it was checked against */
+};
+
+/* What config_init.lua did with a file's queue. */
+#define QSEEDED_KEPT_MAX 2
+struct qseeded {
+	int written;		/* the hash was written from the file */
+	const char *why;	/* the hash kept some of its values: the draw's
+				 * result word; "" when it kept none */
+	const char *kept[QSEEDED_KEPT_MAX];	/* which keys */
+	size_t nkept;
+};
+
 /* A queue's configuration and live figures (admin API, /metrics). */
 struct queue_figures {
 	int exists;

@@ -26,7 +26,18 @@ static const struct result_answer answers[] = {
 	[RESULT_NOT_OPEN] = { 409, "queue_not_open", "queue '%s' does not take "
 	    "visitors yet: see opens_at and prequeue_from", NULL, "not_open" },
 	[RESULT_DRAW_DONE] = { 409, "draw_done", "the draw of queue '%s' is "
-	    "done: its opening can no longer move", NULL, "closed" },
+	    "done: its record (opens_at, beacon_round) can no longer change",
+	    NULL, "closed" },
+	[RESULT_DRAW_STARTED] = { 409, "draw_started", "the opening of queue "
+	    "'%s' has passed: its opens_at and beacon_round can no longer "
+	    "change", NULL, "closed" },
+	[RESULT_DRAW_ENTRANTS] = { 409, "draw_has_entrants", "queue '%s' has "
+	    "entrants in its pre-queue, promised a draw: its opens_at cannot "
+	    "be cleared (move it instead)", NULL, "closed" },
+	/* The admin API names the key and the values (conf_check). */
+	[RESULT_BAD_SCHEDULE] = { 400, "bad_request", "the schedule of queue "
+	    "'%s' is out of order: prequeue_from <= opens_at <= closes_at",
+	    NULL, "closed" },
 	[RESULT_NO_DRAW] = { 404, "draw_not_found", "queue '%s' has no "
 	    "scheduled opening, so no draw", NULL, "notfound" },
 	[RESULT_DRAW_PENDING] = { 409, "draw_not_done", "queue '%s' admits "
@@ -63,6 +74,9 @@ static const struct {
 	{ "full", RESULT_FULL }, { "not_open", RESULT_NOT_OPEN },
 	{ "draw_done", RESULT_DRAW_DONE }, { "none", RESULT_NO_DRAW },
 	{ "not_due", RESULT_NOT_DUE }, { "draw_pending", RESULT_DRAW_PENDING },
+	{ "draw_started", RESULT_DRAW_STARTED },
+	{ "draw_has_entrants", RESULT_DRAW_ENTRANTS },
+	{ "bad_schedule", RESULT_BAD_SCHEDULE },
 };
 
 enum result

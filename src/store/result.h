@@ -19,7 +19,12 @@ enum result {
 	RESULT_USED,		/* the join's use key is used up (join.lua) */
 	RESULT_INVITE_REQUIRED,	/* an invite-only queue, no invitation */
 	RESULT_NOT_OPEN,	/* a join before the pre-queue opens */
-	RESULT_DRAW_DONE,	/* the draw is done: its schedule is fixed */
+	RESULT_DRAW_DONE,	/* the draw is done: its record is fixed */
+	RESULT_DRAW_STARTED,	/* the opening passed: opens_at and
+				 * beacon_round are fixed */
+	RESULT_DRAW_ENTRANTS,	/* opens_at cleared with pre-queue entrants */
+	RESULT_BAD_SCHEDULE,	/* closes_at before opens_at, or
+				 * prequeue_from after it */
 	RESULT_NO_DRAW,		/* the queue has no scheduled draw */
 	RESULT_DRAW_PENDING,	/* no admission before the opening's draw */
 	RESULT_NOT_DUE,		/* a beacon before the opening, or to a

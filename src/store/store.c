@@ -283,6 +283,9 @@ call_waited(const struct store_result *res, void *arg)
 	struct call *c = arg;
 	long want = c->s->wait_replicas;
 
+	c->s->waits--;
+	if (res->status == STORE_OK && res->reply->type == REDIS_REPLY_INTEGER)
+		store_replicas_seen(c->s, res->reply->integer);
 	if (!c->answered && c->held && res->status == STORE_OK &&
 	    res->reply->type == REDIS_REPLY_INTEGER &&
 	    res->reply->integer >= want)
@@ -308,6 +311,7 @@ call_send_wait(struct store *s, struct call *c)
 		call_free(w);
 		return -1;
 	}
+	s->waits++;
 	return 0;
 }
 
@@ -419,6 +423,8 @@ store_become_ready(struct store *s)
 	s->backoff_ms = 0;
 	log_info("event=store_ready role=%s addr=%s%s%d", s->pattern ?
 	    "subscriber" : "commands", s->host, s->port ? ":" : "", s->port);
+	if (!s->pattern)
+		store_replicas_connected(s);
 	if (s->ready_cb)
 		s->ready_cb(first, s->ready_arg);
 }
@@ -690,7 +696,8 @@ store_open(struct event_base *base, const char *addr,
 	s->retry = evtimer_new(base, store_retry, s);
 	s->watchdog = evtimer_new(base, store_watchdog, s);
 	s->drop_ev = event_new(base, -1, 0, store_drop_now, s);
-	if (s->retry == NULL || s->watchdog == NULL || s->drop_ev == NULL) {
+	if (s->retry == NULL || s->watchdog == NULL || s->drop_ev == NULL ||
+	    store_replicas_init(s) == -1) {
 		snprintf(err, errlen, "out of memory");
 		store_free(s);
 		return NULL;
@@ -729,6 +736,7 @@ store_free(struct store *s)
 		event_free(s->watchdog);
 	if (s->drop_ev)
 		event_free(s->drop_ev);
+	store_replicas_free(s);
 	free(s->pattern);
 	free(s);
 }

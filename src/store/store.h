@@ -77,6 +77,14 @@ int store_is_ready(const struct store *s);
 /* The Redis reached is not a master (ROLE): its writes would fail. */
 int store_is_readonly(const struct store *s);
 
+/*
+ * Writes are not known to be acknowledged as configured: wait_replicas is
+ * above 0 and the last WAIT found fewer replicas (or none answered yet
+ * since the connection was made), so a STORE_DURABLE call would fail.
+ * Always 0 when wait_replicas is 0.
+ */
+int store_replicas_short(const struct store *s);
+
 /* Called each time the store becomes ready; first is 1 the first time. */
 void store_on_ready(struct store *s, store_ready_cb *cb, void *arg);
 

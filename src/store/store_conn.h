@@ -43,6 +43,9 @@ struct store {
 	struct event *drop_ev;	/* drops the connection from the loop */
 	const char *drop_why;
 	long wait_replicas;	/* durable calls wait for as many replicas */
+	int replicas;		/* store_replicas.c: what the last WAIT said */
+	int waits;		/* WAITs in flight */
+	struct event *probe;	/* a WAIT while short; NULL: not watched */
 };
 
 /*
@@ -66,6 +69,17 @@ int store_send(struct store *s, int script, int argc,
 void store_drop_soon(struct store *s, const char *why);
 /* A subscriber's PSUBSCRIBE of its pattern. */
 void store_subscribe(struct store *s);
+
+/*
+ * store_replicas.c: whether WAIT meets wait_replicas. init when the store
+ * is made (nothing to watch for a subscriber, or when wait_replicas is 0),
+ * connected when a connection becomes ready, seen with every WAIT's
+ * count of replicas.
+ */
+int store_replicas_init(struct store *s);
+void store_replicas_connected(struct store *s);
+void store_replicas_seen(struct store *s, long long have);
+void store_replicas_free(struct store *s);
 
 /* store_checks.c: ROLE first, then the rest (see there). */
 void store_check_role(struct store *s);

@@ -170,6 +170,7 @@ waitroom_queue_waiting
 waitroom_redis_command_duration_seconds
 waitroom_redis_reconnects_total
 waitroom_store_full
+waitroom_store_replicas_short
 waitroom_store_resets_total
 waitroom_stream_closes_total
 waitroom_streams_max

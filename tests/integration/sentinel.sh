@@ -8,8 +8,10 @@
 # a kill -9 of the master: each time the new master answers within 10 s
 # without restarting waitroomd, joins are acknowledged again once it has a
 # replica, an open stream keeps getting pushes, every acknowledged join is
-# in the new master, and no two tokens share a position. The failover
-# times are printed. Also: a waitroomd whose plain
+# in the new master, and no two tokens share a position; and while joins
+# are refused /readyz does not say 200 (it says 503 store_replicas while
+# the new master has no replica to confirm them). The failover times are
+# printed. Also: a waitroomd whose plain
 # address names a replica says 503 store_readonly on /readyz.
 #
 # redis_wait_replicas must count every replica: with two replicas and 1,
@@ -103,6 +105,44 @@ watched=$TOKEN
 sse_start w "/v1/queues/s/tokens/$watched/events"
 sse_wait w '^event: status$' 1 "$D" || bail "the stream opens" "$(sse_text w)"
 
+# readyz_samples SECONDS OUT: GET /readyz every 0.1 s for SECONDS, one
+# line each into OUT: "<unix time of the answer> <status>".
+readyz_samples() {
+	local end=$(($(now_ms) + $1 * 1000)) code
+	while [ "$(now_ms)" -lt "$end" ]; do
+		code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 \
+		    "$WR_BASE/readyz")
+		printf '%s %s\n' "$EPOCHREALTIME" "$code"
+		sleep 0.1
+	done >"$2"
+}
+
+# check_ready_truth CASE LOAD SAMPLES: no /readyz sample said 200 while
+# joins were refused: inside a run of refused joins (from the first
+# refusal's answer to the last's), half a second in from either end for
+# the switch itself.
+check_ready_truth() {
+	local got
+	got=$(awk 'FNR == NR {
+			if ($2 != "201") { if (!on) { on = 1; a[++n] = $1 } b[n] = $1 }
+			else on = 0
+			next
+		}
+		{
+			for (i = 1; i <= n; i++)
+				if ($1 > a[i] + 0.5 && $1 < b[i] - 0.5) {
+					in_runs++
+					if ($2 == "200") bad++
+					break
+				}
+		}
+		END { printf "%d %d\n", in_runs, bad }' "$2" "$3")
+	diag "$1: /readyz sampled ${got% *} times while joins were refused"
+	check "$1: ... and the load was refused a while (samples in the refusals: ${got% *})" \
+	    [ "${got% *}" -gt 0 ]
+	check_eq "${got#* }" 0 "$1: /readyz never said 200 while joins were refused"
+}
+
 # failover CASE HOW: run the join load, fail the master over by HOW
 # ("failover" or "kill"), and check what a visitor and the data say.
 failover() {
@@ -112,6 +152,9 @@ failover() {
 	    "$WR_BASE/v1/queues/s/tokens" 20 "$load" &
 	local lpid=$!
 	WR_EXTRA_PIDS+=("$lpid")
+	readyz_samples 20 "$WR_TMP/readyz.$case" &
+	local rpid=$!
+	WR_EXTRA_PIDS+=("$rpid")
 	wait_lines "$load" ' 201 ' 50 "$D" ||
 	    fail "$case: joins go through before the failover" "$(tail -n 3 "$load")"
 	t0=$EPOCHREALTIME
@@ -132,12 +175,13 @@ failover() {
 	# A crashed master is started again (empty: no persistence here),
 	# and Sentinel makes it the new master's replica.
 	[ "$how" = kill ] && redis_at "old$old" "$old"
-	wait "$lpid"
+	wait "$lpid" "$rpid"
 	ok=$(awk -v t="$tsw" '$1 > t && $2 == "201" { print $1; exit }' "$load")
 	check "$case: joins are acknowledged again within $((D + 10)) s (once the new master has a replica)" \
 	    awk -v a="$t0" -v b="$ok" -v d="$((D + 10))" 'BEGIN { exit !(b != "" && b - a <= d) }'
 	diag "$case: from the $how, $(awk -v a="$t0" -v b="$tread" 'BEGIN { printf "%.2f", b - a }') s to the first read and $(awk -v a="$t0" -v b="$ok" 'BEGIN { printf "%.2f", b - a }') s to the first join acknowledged by the new master ($(awk '$2 != "201"' "$load" | wc -l) joins refused meanwhile, $(grep -c ' 201 ' "$load") acknowledged)"
 	check_acked "$case" "$load" "$new"
+	check_ready_truth "$case" "$load" "$WR_TMP/readyz.$case"
 	check "$case: the open stream still gets status pushes after the switch" \
 	    wait_until "sse_events w | awk -F'\t' -v t=$tsw '\$1 > t + 2 && \$3 == \"status\"' | grep -q ." "$D"
 	check_eq "$(sse_count w '^event: gone$')" 0 "$case: ... and was never told gone"

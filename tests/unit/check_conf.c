@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "conf.h"
+#include "conf_check.h"
 #include "log.h"
 #include "unit.h"
 
@@ -748,6 +749,39 @@ START_TEST(test_schedule_times)
 }
 END_TEST
 
+/* prequeue_from <= opens_at <= closes_at, each where set. */
+START_TEST(test_schedule_order)
+{
+	struct conf c;
+	char why[CONF_ERR_MAX];
+
+	ck_assert_ptr_null(conf_check_schedule(2000, 1000, 3000, why,
+	    sizeof why));
+	ck_assert_ptr_null(conf_check_schedule(2000, 2000, 2000, why,
+	    sizeof why));
+	ck_assert_ptr_null(conf_check_schedule(0, 5000, 1000, why,
+	    sizeof why));	/* no opening: nothing to order */
+	ck_assert_str_eq(conf_check_schedule(2000, 0, 1999, why, sizeof why),
+	    "closes_at");
+	ck_assert_str_eq(why, "key 'closes_at': 1999 is before opens_at 2000 "
+	    "(accepted: a time at or after opens_at, or none)");
+	ck_assert_str_eq(conf_check_schedule(2000, 2001, 0, why, sizeof why),
+	    "prequeue_from");
+	ck_assert_str_eq(why, "key 'prequeue_from': 2001 is after opens_at "
+	    "2000 (accepted: a time at or before opens_at, or none)");
+	/* The file: the line that breaks the order is named. */
+	ck_assert_int_eq(load(&c, "[queue sale]\ncloses_at = 1000\n"
+	    "opens_at = 2000\n"), -1);
+	ck_assert_str_eq(err, "waitroom.conf:3: key 'closes_at': 1000 is "
+	    "before opens_at 2000 (accepted: a time at or after opens_at, or "
+	    "none)");
+	conf_free(&c);
+	ck_assert_int_eq(load(&c, "[queue sale]\nopens_at = 2000\n"
+	    "prequeue_from = 1000\ncloses_at = 2000\n"), 0);
+	conf_free(&c);
+}
+END_TEST
+
 START_TEST(test_enum_names)
 {
 	ck_assert_str_eq(conf_mode_name(MODE_RATE), "rate");
@@ -904,6 +938,7 @@ main(void)
 	tcase_add_test(tc, test_queue_fields);
 	tcase_add_test(tc, test_enum_names);
 	tcase_add_test(tc, test_schedule_times);
+	tcase_add_test(tc, test_schedule_order);
 	tcase_add_test(tc, test_missing_file);
 	tcase_add_test(tc, test_shipped_example);
 	tcase_add_test(tc, test_key_kind);

@@ -25,6 +25,7 @@ live_of(unsigned long streams, int full, const char *const *names,
 	live.connections = streams + 2;
 	live.reconnects_commands = 1;
 	live.store_full = full;
+	live.store_replicas_short = full;
 	for (size_t i = 0; names[i]; i++, live.nqueues++) {
 		snprintf(live.queues[i].name, sizeof live.queues[i].name, "%s",
 		    names[i]);
@@ -94,6 +95,7 @@ START_TEST(test_workers_add_up)
 	ck_assert_uint_eq(total.streams_max, 2000);
 	ck_assert_uint_eq(total.reconnects_commands, 2);
 	ck_assert_int_eq(total.store_full, 1);	/* any worker's */
+	ck_assert_int_eq(total.store_replicas_short, 1);
 	ck_assert_uint_eq(total.nqueues, 3);
 	ck_assert_uint_eq(mshare_queue_streams(&total, "a"), 3);
 	ck_assert_uint_eq(mshare_queue_streams(&total, "b"), 3);

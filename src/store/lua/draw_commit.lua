@@ -1,6 +1,7 @@
 -- draw_commit.lua: a scheduled queue's seed and its commitment, written
--- once: the first instance to see the schedule stores the seed it drew;
--- later calls (moving opens_at before the draw) keep it.
+-- once. The scripts that write a schedule (admin_put.lua, config_init.lua)
+-- write them in the same run; this is the tick's fallback for a schedule
+-- that has none (a hash written by hand, or by an older version).
 -- KEYS: the queue's seven (lib.lua), then
 --   draw         the draw's hash
 -- ARGV:

@@ -100,6 +100,32 @@ local function draw_holds(c, now)
   return c.opens_at > 0 and (now < c.opens_at or undrawn() > 0)
 end
 
+-- What of a scheduled queue's draw no admin call may change any more (a
+-- promise holds against the operator too): 'draw_done' once drawn (the
+-- whole record), 'draw_started' once the opening passed with a published
+-- commitment (opens_at and beacon_round: the beacon is awaited, or the
+-- order is being drawn), else nil. draw is the draw's hash.
+local function draw_fixed(c, draw, now)
+  local d = redis.call('HMGET', draw, 'seed', 'state')
+  if d[2] == 'drawn' then
+    return 'draw_done'
+  end
+  if d[1] and c.opens_at > 0 and now >= c.opens_at then
+    return 'draw_started'
+  end
+  return nil
+end
+
+-- A schedule's secret seed and its commitment, written in the same run as
+-- the schedule (opens_at, unix seconds as text), so nobody sees an
+-- opening without its commitment; never replaced once written.
+local function draw_seed(draw, opens_at, seed, commit)
+  if (tonumber(opens_at) or 0) > 0 and
+      redis.call('HSETNX', draw, 'seed', seed) == 1 then
+    redis.call('HSET', draw, 'commit', commit)
+  end
+end
+
 -- A join batch's mark in the seen set, '@first:last' (its tickets, the
 -- scores its new places took in the line): one member, scored when the
 -- batch ran, stands for all of them until each is seen on its own (a
