@@ -274,9 +274,11 @@ queue_sums(json_t *const *reports, size_t n, const char *name,
 	}
 }
 
+/* writable 0: Redis refuses writes (full, read-only), so no report can
+ * come in and none is missing. */
 static json_t *
 instance_json(struct room *r, const struct room_instance *in,
-    const json_t *rep, long long now_ms)
+    const json_t *rep, long long now_ms, int writable)
 {
 	const char *id = json_string_value(json_object_get(rep, "id"));
 	long long ago = now_ms - in->seen_ms;
@@ -293,7 +295,7 @@ instance_json(struct room *r, const struct room_instance *in,
 	    "pid", json_object_get(rep, "pid"),
 	    "worker", json_object_get(rep, "worker"),
 	    "version", json_object_get(rep, "version"),
-	    "missing", ago > ROOM_MISSING_MS,
+	    "missing", writable && ago > ROOM_MISSING_MS,
 	    "seen_ms_ago", (json_int_t)(ago > 0 ? ago : 0),
 	    "streams", (json_int_t)num(rep, "streams"),
 	    "connections", (json_int_t)num(rep, "connections"),
@@ -426,7 +428,7 @@ alert(json_t *alerts, const char *kind, const char *key, json_t *value)
  * alert for each missing one. */
 static json_t *
 instances_json(struct room *r, const struct room_read *rr, json_t **reports,
-    json_t *alerts, long long *streams)
+    json_t *alerts, int writable, long long *streams)
 {
 	json_t *list = json_array();
 
@@ -435,7 +437,8 @@ instances_json(struct room *r, const struct room_read *rr, json_t **reports,
 		json_t *in;
 
 		if (reports[i] == NULL || (in = instance_json(r,
-		    &rr->instances[i], reports[i], rr->now_ms)) == NULL)
+		    &rr->instances[i], reports[i], rr->now_ms, writable)) ==
+		    NULL)
 			continue;
 		if (json_is_true(json_object_get(in, "missing")))
 			alert(alerts, "instance_missing", "instance",
@@ -497,7 +500,8 @@ room_event(struct room *r, const struct room_read *rr,
 		if ((reports[i] = json_loads(rr->instances[i].report, 0,
 		    NULL)) != NULL)
 			report_defaults(reports[i]);
-	instances = instances_json(r, rr, reports, alerts, &streams);
+	instances = instances_json(r, rr, reports, alerts, !full &&
+	    !l->readonly, &streams);
 	queues = queues_json(r, rr, names, l, reports, alerts);
 	if (full)
 		alert(alerts, "redis_full", NULL, NULL);

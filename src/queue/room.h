@@ -70,7 +70,8 @@ void room_free(struct room *r);
 
 /*
  * The `room` event of rr (names' queues, in order); a new reference,
- * NULL when out of memory. r remembers rr's counters.
+ * NULL when out of memory. r remembers rr's counters. While Redis is full
+ * or read-only no report can be written, so no instance is missing.
  */
 json_t *room_event(struct room *r, const struct room_read *rr,
     const char *const *names, const struct room_local *l);

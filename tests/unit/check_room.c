@@ -201,7 +201,7 @@ START_TEST(test_event_instances_and_alerts)
 	};
 	struct room_queue *q = calloc(1, sizeof *q);
 	struct room_read rr = { .now_ms = T0, .ninstances = 2,
-	    .instances = in, .used_memory = 100, .maxmemory = 100,
+	    .instances = in, .used_memory = 100, .maxmemory = 0,
 	    .nqueues = 1, .queues = q };
 	const char *names[] = { "q" };
 	struct room_local l = { .latency_ms = 0.5 };
@@ -214,17 +214,34 @@ START_TEST(test_event_instances_and_alerts)
 	/* b is missing: its streams do not count, and it raises an alert */
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "streams")), 3);
 	a = json_object_get(j, "alerts");
-	ck_assert_int_eq(json_array_size(a), 2);
+	ck_assert_int_eq(json_array_size(a), 1);
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(a,
 	    0), "kind")), "instance_missing");
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(a,
 	    0), "instance")), "b:2");
-	/* used_memory reached maxmemory */
-	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(a,
-	    1), "kind")), "redis_full");
 	/* the queue's streams: every report's */
 	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(
 	    json_object_get(j, "queues"), 0), "streams")), 8);
+	json_decref(j);
+	/* used_memory reached maxmemory: no report can be written, so
+	 * none is missing */
+	rr.maxmemory = 100;
+	j = room_event(r, &rr, names, &l);
+	a = json_object_get(j, "alerts");
+	ck_assert_int_eq(json_array_size(a), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(a,
+	    0), "kind")), "redis_full");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "streams")), 8);
+	json_decref(j);
+	/* read-only, the same */
+	l.readonly = 1;
+	rr.maxmemory = 0;
+	j = room_event(r, &rr, names, &l);
+	a = json_object_get(j, "alerts");
+	ck_assert_int_eq(json_array_size(a), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(a,
+	    0), "kind")), "redis_readonly");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "streams")), 8);
 	json_decref(j);
 	room_free(r);
 	free(q);
