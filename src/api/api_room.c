@@ -25,7 +25,6 @@
 
 #include "admission.h"
 #include "api.h"
-#include "conf.h"
 #include "config.h"
 #include "http.h"
 #include "http_reply.h"

@@ -11,7 +11,8 @@
 -- ARGV:
 --   nq           how many queues
 -- Reply: { now_ms, instances, redis, queues }: instances { { id, report,
--- seen_ms }... } (at most 1,000); redis { used_memory, maxmemory, role };
+-- seen_ms }... } (the 1,000 seen last, by id); redis { used_memory,
+-- maxmemory, role };
 -- queues one entry each: {} when there is no such queue, else { show,
 -- rate, waits, last_tick_ms, facts }: show admin_show.lua's entry ({
 -- config, waiting, active, totals, last_minute, prequeue, draw_ms }),
@@ -31,6 +32,8 @@ for i = 1, #seen, 2 do
     instances[#instances + 1] = { seen[i], report, seen[i + 1] }
   end
 end
+-- by id, so a console's list keeps its order from one second to the next
+table.sort(instances, function(a, b) return a[1] < b[1] end)
 local info = redis.call('INFO', 'memory', 'replication')
 local redis_facts = { string.match(info, 'used_memory:(%d+)') or '0',
   string.match(info, 'maxmemory:(%d+)') or '0',
