@@ -265,6 +265,15 @@ api_admin_events(struct app *app, struct evhttp_request *req,
 	struct feed *fd;
 
 	(void)m, (void)client;
+	if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
+		struct stream st = { 0 };
+
+		/* the head the feed would start with, and no feed */
+		sse_open(&st, app->http, req, FEED_RETRY_MS, FEED_TIMEOUT_S,
+		    NULL);
+		sse_end(&st, app->http);
+		return;
+	}
 	if (f == NULL || f->stopped || f->nfeeds >= FEEDS_MAX ||
 	    (fd = calloc(1, sizeof *fd)) == NULL) {
 		http_send_error(app->http, req, 503, "too_many_streams",

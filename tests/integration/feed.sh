@@ -85,6 +85,9 @@ on "$ADMIN" admin GET /v1/admin/events '' \
 check_error 400 bad_request "the feed with two Authorization headers -> 400"
 on "$PUBLIC" admin GET /v1/admin/events
 check_error 404 not_found "the feed on the public port, with admin_listen set -> 404"
+on "$ADMIN" admin HEAD /v1/admin/events '' -I
+check_status 200 "HEAD of the feed -> 200"
+check_header Content-Type text/event-stream "... its head says text/event-stream"
 
 # ---- history at connect -----------------------------------------------------------
 
@@ -97,8 +100,9 @@ join calm
 echo "$TOKEN" >>"$WR_TMP/tokens"
 wait_until '[ "$(waiting_of concert)" = 5 ]' 5
 check_eq "$(waiting_of concert)" 5 "setup: one of six admitted, five wait"
-# three samples written while nobody watched
-wait_until '[ "$(rcli zcount "wr:{concert}:series" -inf +inf)" -ge 3 ]' 10
+# samples written while nobody watched: three, the last two with the five
+wait_until '[ "$(rcli zcount "wr:{concert}:series" -inf +inf)" -ge 3 ] &&
+    [ "$(rcli zrange "wr:{concert}:series" -2 -1 | grep -c "\"waiting\":5,")" = 2 ]' 10
 BEFORE_S=$(date +%s)
 feed a "$ADMIN"
 sse_wait a '^event: history$' 1 5
