@@ -54,6 +54,18 @@ void api_send_verdict(struct app *app, struct evhttp_request *req,
 
 /* Publish this worker's streams and reconnects for /metrics (each second). */
 void api_metrics_publish(struct app *app);
+
+/*
+ * The console (api_room.c): its feeds and this process's report. Each
+ * second: the report, and the room read for the feeds open here. Leave:
+ * the process stops, forget its report. Stop ends every feed (before
+ * store_free); free after http_free.
+ */
+struct room_feed *api_room_new(struct app *app);
+void api_room_second(struct app *app);
+void api_room_leave(struct app *app);
+void api_room_stop(struct room_feed *f);
+void api_room_free(struct room_feed *f);
 struct metrics;
 struct mshare_live;
 /*

@@ -12,6 +12,7 @@
 #include <jansson.h>
 #include <uuid/uuid.h>
 
+#include "admission.h"
 #include "api.h"
 #include "http_reply.h"
 #include "invite.h"
@@ -19,6 +20,7 @@
 #include "join_body.h"
 #include "log.h"
 #include "qstore.h"
+#include "refusals.h"
 #include "text.h"
 
 static void
@@ -161,6 +163,18 @@ join_proof(struct app *app, const char *queue, struct join_ask *a,
 	return 0;
 }
 
+/* A refused join, for the console: by queue only for a queue this
+ * process ticks, so made-up names cannot fill the table. */
+static void
+join_count_refusal(struct app *app, const char *queue, const char *code)
+{
+	int bits;
+	long ttl;
+
+	refusals_count(admission_pow(app->admission, queue, &bits, &ttl) == 0 ?
+	    queue : NULL, code);
+}
+
 /* Why a join took no place in Redis (r), into v. */
 static void
 join_refusal(struct join_call *j, enum result r, const struct standing *s,
@@ -194,10 +208,13 @@ join_done(enum result r, const struct standing *s, void *arg)
 
 	if (r != RESULT_NEW && r != RESULT_EXISTING) {
 		join_refusal(j, r, s, &v);
+		join_count_refusal(c->app, c->queue, v.code);
 		api_send_verdict(c->app, c->req, &v);
 		free(j);
 		return;
 	}
+	if (r == RESULT_NEW && j->invited)
+		refusals_invite_used(c->queue);
 	if (s->active)
 		log_debug("event=join queue=%s token=%s result=%s "
 		    "status=active", c->queue, log_tok(s->token, tok),
@@ -254,8 +271,10 @@ api_join(struct app *app, struct evhttp_request *req,
 	    api_join_rate(app, client, &v) == 0 &&
 	    join_proof(app, m->queue, &a, &v) == 0)
 		join_send(app, req, m->queue, &a, &v);
-	if (v.status != 0)
+	if (v.status != 0) {
+		join_count_refusal(app, m->queue, v.code);
 		api_send_verdict(app, req, &v);
+	}
 	join_body_clear(&a.body);
 }
 

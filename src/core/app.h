@@ -22,6 +22,7 @@ struct netlist;
 struct admins;
 struct join_batch;
 struct draws;
+struct room_feed;
 
 struct app {
 	struct event_base *base;
@@ -38,6 +39,7 @@ struct app {
 	struct admission *admission;
 	struct draws *draws;		/* the draws this process drives */
 	struct streams *streams;
+	struct room_feed *feed;		/* the console's feeds and the report */
 	const struct pages *pages;	/* the waiting page's templates */
 	const struct admins *admins;	/* NULL: the admin API is off */
 	const struct store_opts *store_opts;	/* sentinels, replicas */

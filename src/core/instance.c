@@ -181,6 +181,7 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 		    streams_count(app->streams));
 	}
 	app->draining = 1;
+	api_room_leave(app);
 	http_stop_accepting(app->http);
 	streams_drain(app->streams, DRAIN_RETRY_MS);
 	event_base_loopexit(app->base, &tv);
@@ -214,6 +215,7 @@ on_publish(evutil_socket_t fd, short what, void *arg)
 	struct app *app = arg;
 
 	api_metrics_publish(app);
+	api_room_second(app);
 	if (app->worker < 0 && app->said_ready && !app->draining &&
 	    ++ticks % STATUS_EVERY == 0)
 		announce_status(app);
@@ -253,7 +255,8 @@ serve(struct app *app, int fd, int afd)
 	}
 	store_on_ready(app->store, on_store_ready, app);
 	if ((app->admission = admission_new(app)) == NULL ||
-	    (app->draws = draws_new(app)) == NULL) {
+	    (app->draws = draws_new(app)) == NULL ||
+	    (app->feed = api_room_new(app)) == NULL) {
 		log_error("event=startup_failed error=\"out of memory\"");
 		goto done;
 	}
@@ -273,6 +276,7 @@ done:
 			event_free(sigs[i]);
 	if (publisher)
 		event_free(publisher);
+	api_room_stop(app->feed);
 	/* Answers every call still in flight, while requests can be answered. */
 	store_free(app->store);
 	join_batch_free(app->join_batch);
@@ -280,6 +284,7 @@ done:
 	streams_free(app->streams);
 	http_free(app->http);
 	app->http = NULL;
+	api_room_free(app->feed);
 	admission_free(app->admission);
 	draws_free(app->draws);
 	if (app->conf_owned) {

@@ -182,3 +182,24 @@ keys_draw(struct draw_keys *k, const char *prefix, const char *queue)
 	    keys_one(k->order, prefix, queue, "draw:order") |
 	    keys_one(k->lock, prefix, queue, "draw:lock");
 }
+
+int
+keys_room_queue(struct room_keys *k, const char *prefix, const char *queue)
+{
+	if (!keys_valid_prefix(prefix) || !valid_queue_id(queue))
+		return -1;
+	return keys_one(k->series, prefix, queue, "series") |
+	    keys_one(k->joins, prefix, queue, "joins") |
+	    keys_one(k->waits, prefix, queue, "waits");
+}
+
+int
+keys_room(struct room_names *k, const char *prefix)
+{
+	if (!keys_valid_prefix(prefix))
+		return -1;
+	snprintf(k->room, KEYS_MAX, "%s:room", prefix);
+	snprintf(k->seen, KEYS_MAX, "%s:room:seen", prefix);
+	snprintf(k->second, KEYS_MAX, "%s:room:second", prefix);
+	return 0;
+}

@@ -87,6 +87,32 @@ struct draw_keys {
 };
 int keys_draw(struct draw_keys *k, const char *prefix, const char *queue);
 
+/*
+ * The console's keys of a queue (room_report.lua, room_read.lua,
+ * tick.lua): :series, a sorted set of one sample a second, the last 30
+ * minutes; :joins, marks "by this time (member, ms) the tickets had
+ * reached this score", so a ticket's join time is known to a second;
+ * :waits, a list of the last admissions' times in line.
+ */
+struct room_keys {
+	char series[KEYS_MAX];
+	char joins[KEYS_MAX];
+	char waits[KEYS_MAX];
+};
+int keys_room_queue(struct room_keys *k, const char *prefix,
+    const char *queue);
+/*
+ * The installation's room: <prefix>:room (hash: process id -> its last
+ * report), <prefix>:room:seen (sorted set: id -> when, ms) and
+ * <prefix>:room:second (the last second whose samples were written).
+ */
+struct room_names {
+	char room[KEYS_MAX];
+	char seen[KEYS_MAX];
+	char second[KEYS_MAX];
+};
+int keys_room(struct room_names *k, const char *prefix);
+
 /* <prefix>:{*}:events, what the subscriber connection listens to. */
 int keys_events_pattern(char buf[KEYS_MAX], const char *prefix);
 /*

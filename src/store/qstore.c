@@ -326,13 +326,17 @@ qstore_tick(struct qstore *qs, const char *queue, long cap, qs_tick_cb *cb,
 	char full[KEYS_MAX];
 	struct queue_keys k;
 	struct draw_keys dk;
+	struct room_keys rk;
 	struct script_call *sc;
 
 	sc = qcall_script(qs, LUA_TICK, queue, TICK_K_CONFIG, &k);
 	if (sc != NULL && keys_full(full, qs->prefix, queue) == 0 &&
-	    keys_draw(&dk, qs->prefix, queue) == 0) {
+	    keys_draw(&dk, qs->prefix, queue) == 0 &&
+	    keys_room_queue(&rk, qs->prefix, queue) == 0) {
 		script_set(sc, TICK_K_FULL, full);
 		script_set(sc, TICK_K_DRAW, dk.draw);
+		script_set(sc, TICK_K_JOINS, rk.joins);
+		script_set(sc, TICK_K_WAITS, rk.waits);
 	}
 	if (sc != NULL) {
 		script_set(sc, TICK_A_CHANNEL, k.events);

@@ -201,19 +201,24 @@ read_done(struct qcall *c, enum result r, const redisReply *rp)
 
 /* The queue's dropped key, with the checkers' leeway, so the queue's
  * passes die with it; its draw's keys, so a queue made again under the
- * name draws anew. */
+ * name draws anew; its console keys, so it starts without a history. */
 int
 qstore_drop(struct qstore *qs, const char *queue, qs_done_cb *cb, void *arg)
 {
 	char registry[KEYS_MAX], dropped[KEYS_MAX];
 	struct queue_keys k;
 	struct draw_keys dk;
+	struct room_keys rk;
 	struct script_call *sc;
 
 	sc = qcall_script(qs, LUA_ADMIN_DROP, queue, ADMIN_DROP_K_CONFIG, &k);
 	if (sc != NULL && keys_registry(registry, qs->prefix) == 0 &&
 	    keys_dropped(dropped, qs->prefix, queue) == 0 &&
-	    keys_draw(&dk, qs->prefix, queue) == 0) {
+	    keys_draw(&dk, qs->prefix, queue) == 0 &&
+	    keys_room_queue(&rk, qs->prefix, queue) == 0) {
+		script_set(sc, ADMIN_DROP_K_SERIES, rk.series);
+		script_set(sc, ADMIN_DROP_K_JOINS, rk.joins);
+		script_set(sc, ADMIN_DROP_K_WAITS, rk.waits);
 		script_set(sc, ADMIN_DROP_K_REGISTRY, registry);
 		script_set(sc, ADMIN_DROP_K_DROPPED, dropped);
 		script_set(sc, ADMIN_DROP_K_DRAW, dk.draw);

@@ -2,6 +2,7 @@
  * qstore_reply.c: read the scripts' replies, field by field as scripts.def
  * names them; see qstore_reply.h.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -434,4 +435,169 @@ qreply_info(const redisReply *r, const char *field, long long *out)
 		}
 	}
 	return -1;
+}
+
+/* ---- the console (room_read.lua, room_history.lua) ---------------------- */
+
+void
+qreply_room_free(struct room_read *rr)
+{
+	for (size_t i = 0; i < rr->ninstances; i++)
+		free(rr->instances[i].report);
+	free(rr->instances);
+	free(rr->queues);
+}
+
+/* A number the script answered as an integer or as text. */
+static int
+read_num(const redisReply *r, size_t i, long long *out)
+{
+	const char *s = qreply_str(r, i);
+	char *end;
+
+	if (r->element[i]->type == REDIS_REPLY_INTEGER) {
+		*out = r->element[i]->integer;
+		return 0;
+	}
+	if (s == NULL)
+		return -1;
+	*out = strtoll(s, &end, 10);
+	return end == s ? -1 : 0;
+}
+
+static int
+read_instances(const redisReply *a, struct room_read *rr)
+{
+	if (a->type != REDIS_REPLY_ARRAY)
+		return -1;
+	if ((rr->instances = calloc(a->elements ? a->elements : 1,
+	    sizeof *rr->instances)) == NULL)
+		return -1;
+	for (size_t i = 0; i < a->elements; i++) {
+		const redisReply *e = a->element[i];
+		struct room_instance *in = &rr->instances[rr->ninstances];
+		const char *rep;
+
+		if (e->type != REDIS_REPLY_ARRAY ||
+		    e->elements != INSTANCE_FIELDS ||
+		    (rep = qreply_str(e, INSTANCE_REPORT)) == NULL ||
+		    read_num(e, INSTANCE_SEEN_MS, &in->seen_ms) == -1)
+			return -1;
+		if ((in->report = strdup(rep)) == NULL)
+			return -1;
+		rr->ninstances++;
+	}
+	return 0;
+}
+
+static int
+read_redis(const redisReply *a, struct room_read *rr)
+{
+	const char *role;
+
+	if (a->type != REDIS_REPLY_ARRAY || a->elements != ROOM_REDIS_FIELDS ||
+	    read_num(a, ROOM_REDIS_USED_MEMORY, &rr->used_memory) == -1 ||
+	    read_num(a, ROOM_REDIS_MAXMEMORY, &rr->maxmemory) == -1 ||
+	    (role = qreply_str(a, ROOM_REDIS_ROLE)) == NULL)
+		return -1;
+	snprintf(rr->role, sizeof rr->role, "%s", role);
+	return 0;
+}
+
+static int
+read_waits(const redisReply *a, struct room_queue *q)
+{
+	if (a->type != REDIS_REPLY_ARRAY)
+		return -1;
+	for (size_t i = 0; i < a->elements && q->nwaits < ROOM_WAITS_MAX;
+	    i++) {
+		struct room_wait *w = &q->waits[q->nwaits];
+		const char *s = qreply_str(a, i);
+
+		if (s && sscanf(s, "%lld %lld %lld %lld", &w->at_ms,
+		    &w->first_ms, &w->last_ms, &w->count) == 4)
+			q->nwaits++;
+	}
+	return 0;
+}
+
+static int
+read_conf(const redisReply *a, struct room_conf *c)
+{
+	const char *mode, *state;
+	long long held;
+
+	if (a->type != REDIS_REPLY_ARRAY || a->elements != ROOM_FACTS_FIELDS ||
+	    (mode = qreply_str(a, ROOM_FACTS_MODE)) == NULL ||
+	    (state = qreply_str(a, ROOM_FACTS_STATE)) == NULL ||
+	    read_num(a, ROOM_FACTS_BATCH, &c->batch) == -1 ||
+	    read_num(a, ROOM_FACTS_INTERVAL, &c->interval) == -1 ||
+	    read_num(a, ROOM_FACTS_MAX_ACTIVE, &c->max_active) == -1 ||
+	    read_num(a, ROOM_FACTS_ACTIVE_TTL, &c->active_ttl) == -1 ||
+	    read_num(a, ROOM_FACTS_OPENS_AT, &c->opens_at) == -1 ||
+	    read_num(a, ROOM_FACTS_CLOSES_AT, &c->closes_at) == -1 ||
+	    read_num(a, ROOM_FACTS_HELD, &held) == -1)
+		return -1;
+	snprintf(c->mode, sizeof c->mode, "%s", mode);
+	snprintf(c->state, sizeof c->state, "%s", state);
+	c->held = held != 0;
+	return 0;
+}
+
+static int
+read_queue(const redisReply *e, struct room_queue *q)
+{
+	const char *rate;
+
+	if (e->type != REDIS_REPLY_ARRAY)
+		return -1;
+	if (e->elements == 0)
+		return 0;	/* no such queue: f.exists stays 0 */
+	if (e->elements != ROOM_QUEUE_FIELDS ||
+	    (rate = qreply_str(e, ROOM_QUEUE_RATE)) == NULL ||
+	    read_num(e, ROOM_QUEUE_LAST_TICK_MS, &q->last_tick_ms) == -1 ||
+	    read_waits(e->element[ROOM_QUEUE_WAITS], q) == -1 ||
+	    read_conf(e->element[ROOM_QUEUE_FACTS], &q->c) == -1 ||
+	    qreply_figures(e->element[ROOM_QUEUE_SHOW], &q->f) == -1)
+		return -1;
+	q->rate = strtod(rate, NULL);
+	return 0;
+}
+
+int
+qreply_room(const redisReply *rp, size_t n, struct room_read *rr)
+{
+	const redisReply *qs;
+
+	if (rp->type != REDIS_REPLY_ARRAY || rp->elements != ROOM_FIELDS ||
+	    read_num(rp, ROOM_NOW_MS, &rr->now_ms) == -1 ||
+	    read_instances(rp->element[ROOM_INSTANCES], rr) == -1 ||
+	    read_redis(rp->element[ROOM_REDIS], rr) == -1 ||
+	    (qs = rp->element[ROOM_QUEUES])->type != REDIS_REPLY_ARRAY ||
+	    qs->elements != n ||
+	    (rr->queues = calloc(n ? n : 1, sizeof *rr->queues)) == NULL)
+		return -1;
+	rr->nqueues = n;
+	for (size_t i = 0; i < n; i++)
+		if (read_queue(qs->element[i], &rr->queues[i]) == -1)
+			memset(&rr->queues[i], 0, sizeof rr->queues[i]);
+	return 0;
+}
+
+int
+qreply_series(const redisReply *a, struct room_series *s)
+{
+	if (a->type != REDIS_REPLY_ARRAY || (s->samples = calloc(a->elements ?
+	    a->elements : 1, sizeof *s->samples)) == NULL)
+		return -1;
+	for (size_t i = 0; i < a->elements; i++) {
+		struct room_sample *p = &s->samples[s->n];
+		const char *t = qreply_str(a, i);
+
+		if (t && sscanf(t, "{\"t\":%lld,\"joined\":%lld,\"admitted\":"
+		    "%lld,\"waiting\":%lld,\"active\":%lld}", &p->t, &p->joined,
+		    &p->admitted, &p->waiting, &p->active) == 5)
+			s->n++;
+	}
+	return 0;
 }

@@ -80,4 +80,17 @@ int qreply_num(const redisReply *r, size_t i, long long *out);
  * "field:value" on a line of its own; -1 when there is none. */
 int qreply_info(const redisReply *r, const char *field, long long *out);
 
+/*
+ * room_read.lua's reply for n queues into rr (zeroed by the caller), its
+ * reports copied; a queue's entry not shaped as promised reads as no such
+ * queue. -1 when the reply is not a room's. qreply_room_free releases rr
+ * (also after -1).
+ */
+int qreply_room(const redisReply *r, size_t n, struct room_read *rr);
+void qreply_room_free(struct room_read *rr);
+/* One queue's samples of room_history.lua's reply into s (zeroed by the
+ * caller; s->samples malloc'd, also after -1); a sample that is not one
+ * is skipped. -1 when r is not a list. */
+int qreply_series(const redisReply *r, struct room_series *s);
+
 #endif

@@ -62,4 +62,60 @@ struct tick_figures {
 /* What a scheduled queue's tick asks for. */
 enum qs_tick_draw { TICK_DRAW_NONE, TICK_DRAW_DUE, TICK_DRAW_NO_SEED };
 
+/* The console's figures (qstore_room.h, qstore_reply.h, room.h). */
+
+#define ROOM_WAITS_MAX 256	/* admission runs tick.lua keeps */
+
+/* A process's last report, as it wrote it, and when (Redis ms). */
+struct room_instance {
+	char *report;		/* JSON text */
+	long long seen_ms;
+};
+
+/* One admission run's time in line (tick.lua's K_waits). */
+struct room_wait {
+	long long at_ms;	/* when it ran */
+	long long first_ms;	/* the first admitted waited */
+	long long last_ms;	/* the last admitted waited */
+	long long count;	/* admitted in the run */
+};
+
+/* A queue's configuration as the scripts read it (defaults applied). */
+struct room_conf {
+	char mode[16];
+	char state[16];		/* closes_at applied */
+	long long batch, interval, max_active, active_ttl;
+	long long opens_at, closes_at;	/* unix s; 0: none */
+	int held;		/* a scheduled opening's draw holds the line */
+};
+
+struct room_queue {
+	struct queue_figures f;	/* f.exists 0: no such queue */
+	struct room_conf c;
+	double rate;		/* how fast the line moves, places a second */
+	long long last_tick_ms;
+	size_t nwaits;
+	struct room_wait waits[ROOM_WAITS_MAX];	/* newest first */
+};
+
+struct room_read {
+	long long now_ms;	/* Redis TIME */
+	size_t ninstances;
+	struct room_instance *instances;
+	long long used_memory, maxmemory;
+	char role[16];
+	size_t nqueues;
+	struct room_queue *queues;	/* as the names asked for */
+};
+
+/* One second's sample of a queue (room_report.lua). */
+struct room_sample {
+	long long t, joined, admitted, waiting, active;
+};
+
+struct room_series {
+	size_t n;
+	struct room_sample *samples;	/* oldest first */
+};
+
 #endif

@@ -284,8 +284,9 @@ call_waited(const struct store_result *res, void *arg)
 	long want = c->s->wait_replicas;
 
 	c->s->waits--;
-	if (res->status == STORE_OK && res->reply->type == REDIS_REPLY_INTEGER)
-		store_replicas_seen(c->s, res->reply->integer);
+	if (res->status == STORE_OK && res->reply->type ==
+	    REDIS_REPLY_INTEGER && c->s->watch)
+		c->s->watch->waited(c->s, res->reply->integer);
 	if (!c->answered && c->held && res->status == STORE_OK &&
 	    res->reply->type == REDIS_REPLY_INTEGER &&
 	    res->reply->integer >= want)
@@ -423,8 +424,8 @@ store_become_ready(struct store *s)
 	s->backoff_ms = 0;
 	log_info("event=store_ready role=%s addr=%s%s%d", s->pattern ?
 	    "subscriber" : "commands", s->host, s->port ? ":" : "", s->port);
-	if (!s->pattern)
-		store_replicas_connected(s);
+	if (s->watch)
+		s->watch->connected(s);
 	if (s->ready_cb)
 		s->ready_cb(first, s->ready_arg);
 }
@@ -696,8 +697,7 @@ store_open(struct event_base *base, const char *addr,
 	s->retry = evtimer_new(base, store_retry, s);
 	s->watchdog = evtimer_new(base, store_watchdog, s);
 	s->drop_ev = event_new(base, -1, 0, store_drop_now, s);
-	if (s->retry == NULL || s->watchdog == NULL || s->drop_ev == NULL ||
-	    store_replicas_init(s) == -1) {
+	if (s->retry == NULL || s->watchdog == NULL || s->drop_ev == NULL) {
 		snprintf(err, errlen, "out of memory");
 		store_free(s);
 		return NULL;
@@ -736,7 +736,8 @@ store_free(struct store *s)
 		event_free(s->watchdog);
 	if (s->drop_ev)
 		event_free(s->drop_ev);
-	store_replicas_free(s);
+	if (s->watch)
+		s->watch->closing(s);
 	free(s->pattern);
 	free(s);
 }

@@ -10,6 +10,7 @@
  * (store.c) with store_check_role as what it runs on every connect, and
  * each step calls the store below; store.c never calls back up.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "log.h"
@@ -116,8 +117,15 @@ struct store *
 store_new(struct event_base *base, const char *addr,
     const struct store_opts *o, char *err, size_t errlen)
 {
-	return store_open(base, addr, o, NULL, NULL, NULL, store_check_role,
-	    err, errlen);
+	struct store *s = store_open(base, addr, o, NULL, NULL, NULL,
+	    store_check_role, err, errlen);
+
+	if (s != NULL && store_replicas_attach(s) == -1) {
+		snprintf(err, errlen, "out of memory");
+		store_free(s);
+		return NULL;
+	}
+	return s;
 }
 
 struct store *

@@ -43,6 +43,7 @@ struct store {
 	struct event *drop_ev;	/* drops the connection from the loop */
 	const char *drop_why;
 	long wait_replicas;	/* durable calls wait for as many replicas */
+	const struct store_watch *watch;	/* NULL: none attached */
 	int replicas;		/* store_replicas.c: what the last WAIT said */
 	int waits;		/* WAITs in flight */
 	struct event *probe;	/* a WAIT while short; NULL: not watched */
@@ -71,15 +72,22 @@ void store_drop_soon(struct store *s, const char *why);
 void store_subscribe(struct store *s);
 
 /*
- * store_replicas.c: whether WAIT meets wait_replicas. init when the store
- * is made (nothing to watch for a subscriber, or when wait_replicas is 0),
- * connected when a connection becomes ready, seen with every WAIT's
- * count of replicas.
+ * A helper that follows the connection (store_replicas.c), attached by
+ * whoever opened the store: store.c calls it only through these, as it
+ * runs its checks only through on_connect.
  */
-int store_replicas_init(struct store *s);
-void store_replicas_connected(struct store *s);
-void store_replicas_seen(struct store *s, long long have);
-void store_replicas_free(struct store *s);
+struct store_watch {
+	void (*connected)(struct store *s);	/* a connection is ready */
+	void (*waited)(struct store *s, long long have);	/* a WAIT's count */
+	void (*closing)(struct store *s);	/* store_free */
+};
+
+/*
+ * store_replicas.c: whether WAIT meets wait_replicas, attached to a
+ * commands store after store_open (nothing to watch when wait_replicas is
+ * 0). -1 out of memory.
+ */
+int store_replicas_attach(struct store *s);
 
 /* store_checks.c: ROLE first, then the rest (see there). */
 void store_check_role(struct store *s);

@@ -35,8 +35,8 @@ probe_later(struct store *s)
 		evtimer_add(s->probe, &tv);
 }
 
-void
-store_replicas_seen(struct store *s, long long have)
+static void
+replicas_seen(struct store *s, long long have)
 {
 	int was = s->replicas;
 
@@ -62,7 +62,7 @@ probe_answered(const struct store_result *res, void *arg)
 
 	s->waits--;
 	if (res->status == STORE_OK && res->reply->type == REDIS_REPLY_INTEGER)
-		store_replicas_seen(s, res->reply->integer);
+		replicas_seen(s, res->reply->integer);
 }
 
 /* WAIT N STORE_PROBE_WAIT_MS, unless a WAIT in flight will tell. */
@@ -86,32 +86,36 @@ probe_fire(evutil_socket_t fd, short what, void *arg)
 	probe_send(arg);
 }
 
-int
-store_replicas_init(struct store *s)
+static void
+replicas_connected(struct store *s)
 {
-	s->replicas = REPLICAS_UNKNOWN;
-	if (s->wait_replicas <= 0 || s->pattern)
-		return 0;
-	s->probe = evtimer_new(s->base, probe_fire, s);
-	return s->probe ? 0 : -1;
-}
-
-void
-store_replicas_connected(struct store *s)
-{
-	if (s->probe == NULL)
-		return;
 	if (s->replicas == REPLICAS_MET)	/* short stays short: one log */
 		s->replicas = REPLICAS_UNKNOWN;
 	probe_send(s);
 }
 
-void
-store_replicas_free(struct store *s)
+static void
+replicas_closing(struct store *s)
 {
-	if (s->probe)
-		event_free(s->probe);
+	event_free(s->probe);
 	s->probe = NULL;
+	s->watch = NULL;
+}
+
+static const struct store_watch replicas_watch = {
+	replicas_connected, replicas_seen, replicas_closing
+};
+
+int
+store_replicas_attach(struct store *s)
+{
+	s->replicas = REPLICAS_UNKNOWN;
+	if (s->wait_replicas <= 0 || s->pattern)
+		return 0;
+	if ((s->probe = evtimer_new(s->base, probe_fire, s)) == NULL)
+		return -1;
+	s->watch = &replicas_watch;
+	return 0;
 }
 
 int

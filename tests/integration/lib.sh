@@ -368,19 +368,32 @@ rcli() {
 }
 
 # snap: what Redis holds, key by key, in a form that does not depend on
-# how Redis encodes it (not the ticks' own keys: stats, tick).
+# how Redis encodes it, in one call: but the keys that move by themselves
+# (the ticks' stats and tick; each process's report to the operator's
+# feed, :room*, and a queue's :series, :joins and :waits).
+WR_SNAP='local out = {}
+local keys = redis.call("KEYS", "wr:*")
+table.sort(keys)
+for _, k in ipairs(keys) do
+  if not (k:match(":stats$") or k:match(":tick$") or k:match("^wr:room") or
+      k:match(":series$") or k:match(":joins$") or k:match(":waits$")) then
+    local t, v = redis.call("TYPE", k).ok
+    if t == "string" then v = { redis.call("GET", k) }
+    elseif t == "hash" then
+      local h = redis.call("HGETALL", k)
+      v = {}
+      for i = 1, #h, 2 do v[#v + 1] = h[i] .. "=" .. h[i + 1] end
+      table.sort(v)
+    elseif t == "set" then v = redis.call("SMEMBERS", k) table.sort(v)
+    elseif t == "zset" then v = redis.call("ZRANGE", k, 0, -1, "WITHSCORES")
+    elseif t == "list" then v = redis.call("LRANGE", k, 0, -1)
+    else v = { "?" } end
+    out[#out + 1] = k .. " " .. t .. " " .. table.concat(v, " ")
+  end
+end
+return out'
 snap() {
-	local k
-	for k in $(rcli --scan --pattern 'wr:*' | grep -v ':stats$\|:tick$' |
-	    sort); do
-		case $(rcli TYPE "$k") in
-		string) printf '%s %s\n' "$k" "$(rcli GET "$k")" ;;
-		hash) printf '%s %s\n' "$k" "$(rcli HGETALL "$k" | paste - - | sort)" ;;
-		set) printf '%s %s\n' "$k" "$(rcli SMEMBERS "$k" | sort)" ;;
-		zset) printf '%s %s\n' "$k" "$(rcli ZRANGE "$k" 0 -1 WITHSCORES)" ;;
-		*) printf '%s ?\n' "$k" ;;
-		esac
-	done
+	rcli EVAL "$WR_SNAP" 0
 }
 
 # stat_of Q FIELD: a counter of the queue's stats hash (0 when not there).

@@ -51,32 +51,6 @@ body() {
 	printf '{"challenge":"%s","nonce":"%s"}' "$1" "$2"
 }
 
-# snap: what Redis holds, key by key, but the ticks' own keys (stats,
-# tick), in a form that does not depend on how Redis encodes it; in one
-# call, as the burst raises the bits for only about 10 s.
-SNAP='local out = {}
-local keys = redis.call("KEYS", "wr:*")
-table.sort(keys)
-for _, k in ipairs(keys) do
-  if not (k:match(":stats$") or k:match(":tick$")) then
-    local t, v = redis.call("TYPE", k).ok
-    if t == "string" then v = { redis.call("GET", k) }
-    elseif t == "hash" then
-      local h = redis.call("HGETALL", k)
-      v = {}
-      for i = 1, #h, 2 do v[#v + 1] = h[i] .. "=" .. h[i + 1] end
-      table.sort(v)
-    elseif t == "set" then v = redis.call("SMEMBERS", k) table.sort(v)
-    elseif t == "zset" then v = redis.call("ZRANGE", k, 0, -1, "WITHSCORES")
-    else v = { "?" } end
-    out[#out + 1] = k .. " " .. t .. " " .. table.concat(v, " ")
-  end
-end
-return out'
-snap() {
-	rcli EVAL "$SNAP" 0
-}
-
 # ---- auto: a challenge banked while calm --------------------------------------
 
 fetch drop

@@ -2,8 +2,8 @@
  * check_qstore_reply.c: reading the scripts' replies: lib.lua's facts()
  * whole (status.lua) or as join.lua's head and entries, ranks.lua's,
  * tick.lua's and admin_show.lua's, the pass check's lookup and Redis's
- * INFO; and the count of facts() fields, read from lib.lua itself,
- * against the C side's.
+ * INFO, the console's room and series; and the count of facts() fields,
+ * read from lib.lua itself, against the C side's.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -429,6 +429,82 @@ START_TEST(test_result_words)
 }
 END_TEST
 
+/* room_read.lua's reply: one process, Redis's facts, a queue and none. */
+START_TEST(test_room)
+{
+	struct room_read rr;
+	redisReply *show, *facts, *r;
+
+	reset();
+	show = arr(7, arr(2, str("state"), str("open")), num(12), num(3),
+	    arr(6, num(20), num(8), num(5), num(1), num(2), num(0)), num(8),
+	    num(0), num(0));
+	facts = arr(9, str("rate"), str("open"), num(10), num(2), num(0),
+	    num(300), num(0), num(0), num(0));
+	r = arr(4, num(1795781210697),
+	    arr(1, arr(3, str("web1:41"), str("{\"id\":\"web1:41\"}"),
+	    str("1795781210300"))),
+	    arr(3, str("2141768"), str("0"), str("master")),
+	    arr(2, arr(5, show, str("5.000000"),
+	    arr(2, str("1795781209000 4200 1200 10"), str("not a run")),
+	    num(1795781209000), facts), arr(0)));
+	memset(&rr, 0, sizeof rr);
+	ck_assert_int_eq(qreply_room(r, 2, &rr), 0);
+	ck_assert(rr.now_ms == 1795781210697);
+	ck_assert_int_eq(rr.ninstances, 1);
+	ck_assert_str_eq(rr.instances[0].report, "{\"id\":\"web1:41\"}");
+	ck_assert(rr.instances[0].seen_ms == 1795781210300);
+	ck_assert(rr.used_memory == 2141768 && rr.maxmemory == 0);
+	ck_assert_str_eq(rr.role, "master");
+	ck_assert_int_eq(rr.nqueues, 2);
+	ck_assert_int_eq(rr.queues[0].f.exists, 1);
+	ck_assert(rr.queues[0].f.waiting == 12 && rr.queues[0].f.active == 3);
+	ck_assert(rr.queues[0].f.totals[1] == 8);
+	ck_assert(rr.queues[0].rate == 5.0);
+	ck_assert(rr.queues[0].last_tick_ms == 1795781209000);
+	ck_assert_str_eq(rr.queues[0].c.mode, "rate");
+	ck_assert(rr.queues[0].c.batch == 10 && rr.queues[0].c.interval == 2);
+	/* the run that is one, not the text that is not */
+	ck_assert_int_eq(rr.queues[0].nwaits, 1);
+	ck_assert(rr.queues[0].waits[0].first_ms == 4200 &&
+	    rr.queues[0].waits[0].last_ms == 1200 &&
+	    rr.queues[0].waits[0].count == 10);
+	ck_assert_int_eq(rr.queues[1].f.exists, 0);
+	qreply_room_free(&rr);
+
+	/* not a room: a field short, or another count of queues */
+	memset(&rr, 0, sizeof rr);
+	ck_assert_int_eq(qreply_room(arr(3, num(1), arr(0), arr(3, str("0"),
+	    str("0"), str(""))), 0, &rr), -1);
+	qreply_room_free(&rr);
+	memset(&rr, 0, sizeof rr);
+	ck_assert_int_eq(qreply_room(r, 3, &rr), -1);
+	qreply_room_free(&rr);
+}
+END_TEST
+
+/* room_history.lua's samples, a stranger skipped. */
+START_TEST(test_series)
+{
+	struct room_series s;
+
+	reset();
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(qreply_series(arr(3,
+	    str("{\"t\":100,\"joined\":5,\"admitted\":2,\"waiting\":3,"
+	    "\"active\":2}"), str("{\"t\":"),
+	    str("{\"t\":101,\"joined\":9,\"admitted\":2,\"waiting\":7,"
+	    "\"active\":2}")), &s), 0);
+	ck_assert_int_eq(s.n, 2);
+	ck_assert(s.samples[1].t == 101 && s.samples[1].joined == 9 &&
+	    s.samples[1].waiting == 7);
+	free(s.samples);
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(qreply_series(str("x"), &s), -1);
+	free(s.samples);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -446,6 +522,8 @@ main(void)
 	tcase_add_test(tc, test_lookup);
 	tcase_add_test(tc, test_result_words);
 	tcase_add_test(tc, test_info);
+	tcase_add_test(tc, test_room);
+	tcase_add_test(tc, test_series);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

@@ -14,6 +14,9 @@
 --   sorted
 --   order
 --   lock
+--   series       the console's keys of the queue (keys.c's room_keys)
+--   joins
+--   waits
 -- ARGV:
 --   queue        the queue's name
 --   channel      the events channel
@@ -29,7 +32,8 @@ local ttl = math.max((tonumber(last[2]) or now) - now, 0) +
 ttl = math.max(ttl, redis.call('PTTL', K_dropped), 1)
 redis.call('SET', K_dropped, ms_text(now), 'PX', ms_text(ttl))
 redis.call('UNLINK', K_config, K_seq, K_waiting, K_active, K_seen, K_stats,
-  K_tick, K_draw, K_sorted, K_order, K_lock)
+  K_tick, K_draw, K_sorted, K_order, K_lock, K_series, K_joins,
+  K_waits)
 redis.call('SREM', K_registry, A_queue)
 redis.call('PUBLISH', A_channel, event_dropped())
 return { 'dropped' }

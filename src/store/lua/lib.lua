@@ -285,7 +285,8 @@ end
 -- active_ttl from now, and announce them on the events channel
 -- (event_entered: "entered <expiry_ms> <token> <token>...") so every
 -- instance can tell its streams at once. Returns how many moved,
--- and the tokens in the order they were admitted.
+-- the tokens in the order they were admitted, and the first and the last
+-- one's score in the line (their tickets; nil when none moved).
 local function admit(n, now, c, channel)
   if n <= 0 then
     return 0, {}
@@ -303,7 +304,7 @@ local function admit(n, now, c, channel)
     count_admitted(K_stats, #tokens, now)
     redis.call('PUBLISH', channel, event_entered(expiry, tokens))
   end
-  return #tokens, tokens
+  return #tokens, tokens, tonumber(popped[2]), tonumber(popped[#popped])
 end
 
 -- Free slots of a capacity queue, never more than cap.
@@ -417,4 +418,32 @@ local function renew(token, expiry, now, c)
   end
   redis.call('ZADD', K_active, 'XX', ms_text(want), token)
   return want
+end
+
+-- One queue's entry of admin_show.lua (and room_read.lua), its keys q
+-- (K_queues[i]): {} when there is no such queue, else { config, waiting,
+-- active, totals, last_minute, prequeue, draw_ms } (scripts.def's SHOW).
+local SHOW_TOTALS = { 'joined', 'admitted', 'expired', 'left', 'abandoned',
+  'removed' }
+local function queue_show(q, now)
+  local config = redis.call('HGETALL', q.config)
+  if #config == 0 then
+    return {}
+  end
+  local totals = redis.call('HMGET', q.stats, unpack(SHOW_TOTALS))
+  for j = 1, #SHOW_TOTALS do
+    totals[j] = tonumber(totals[j]) or 0
+  end
+  return { config, redis.call('ZCARD', q.waiting),
+    redis.call('ZCOUNT', q.active, '(' .. now, '+inf'), totals,
+    admitted_last_minute(q.stats, now),
+    redis.call('ZCOUNT', q.waiting, PRE_ABOVE, PRE_BELOW),
+    tonumber(redis.call('HGET', q.stats, 'draw_ms')) or 0 }
+end
+
+-- A script over many queues (room_read.lua) names the one at hand, its
+-- keys q (K_queues[i]), as the helpers here read them.
+local function use_queue(q)
+  K_config, K_seq, K_waiting, K_active, K_seen, K_stats, K_tick =
+    q.config, q.seq, q.waiting, q.active, q.seen, q.stats, q.tick
 end

@@ -1,0 +1,507 @@
+/*
+ * api_room.c: the operator's console's live feed, GET /v1/admin/events
+ * (doc/api.md, "The live feed"), and this process's report to it.
+ *
+ * Every second (instance.c's publisher) each process writes its report
+ * through room_report.lua, which also keeps each queue's series. A
+ * process with a feed open then reads the room once (room_read.lua),
+ * however many feeds it serves, and sends every feed the same `room`
+ * event; room.c makes the figures. A feed starts with a `history` event
+ * (room_history.lua) and gets `room` events only after it.
+ *
+ * Lifetime: a feed is freed by its close (the client went away) or by
+ * api_room_stop, unless its history read is in flight: then the read's
+ * answer frees it. Reads in flight when the feed holder stops find it
+ * stopped and only count themselves out; api_room_free waits for none,
+ * since store_free has answered them all before it runs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "admission.h"
+#include "api.h"
+#include "config.h"
+#include "http.h"
+#include "http_reply.h"
+#include "log.h"
+#include "metrics.h"
+#include "qstore_room.h"
+#include "refusals.h"
+#include "room.h"
+#include "sse.h"
+#include "store.h"
+#include "streams.h"
+
+#define FEEDS_MAX 64		/* feeds open on one process */
+#define FEED_TIMEOUT_S 60	/* written every second: a dead peer's end */
+#define FEED_RETRY_MS 3000
+#define FEED_UNSENT_MAX (4 << 20)	/* a console that does not read */
+#define HISTORY_S 1800		/* the history event: 30 minutes */
+#define NAME_MAX_LEN 65		/* CONF_QUEUE_ID_MAX + 1 */
+/* Figures with six significant digits: a rate's 17 tell nothing more. */
+#define FEED_JSON (JSON_COMPACT | JSON_REAL_PRECISION(6))
+
+struct feed {
+	struct stream st;	/* first: the close callback's argument */
+	struct room_feed *holder;
+	struct feed *next;
+	int ready;		/* its history went out: room events follow */
+	int history;		/* its history read is in flight */
+	int closed;
+};
+
+struct room_feed {
+	struct app *app;
+	struct feed *feeds;
+	size_t nfeeds;
+	struct room *room;
+	int reading, reporting, stopped;
+	double report_ms;	/* the last report's round trip */
+	long long started;	/* unix s */
+	char id[128], host[64];
+};
+
+/* The names of the queues a read asked for, and what this process knows
+ * of each, kept until its answer. */
+struct read_call {
+	struct room_feed *f;
+	struct feed *fd;	/* a history read's feed */
+	long long sent_us;
+	size_t n;
+	const char **names;
+	int *pow_bits;
+	char (*copies)[NAME_MAX_LEN];
+};
+
+static long long
+mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static long long
+wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+struct room_feed *
+api_room_new(struct app *app)
+{
+	struct room_feed *f = calloc(1, sizeof *f);
+
+	if (f == NULL)
+		return NULL;
+	f->app = app;
+	f->started = (long long)time(NULL);
+	if (gethostname(f->host, sizeof f->host) == -1)
+		snprintf(f->host, sizeof f->host, "localhost");
+	f->host[sizeof f->host - 1] = '\0';
+	snprintf(f->id, sizeof f->id, "%s:%ld", f->host, (long)getpid());
+	return f;
+}
+
+/* ---- one feed ----------------------------------------------------------- */
+
+static void
+feed_unlink(struct room_feed *f, struct feed *fd)
+{
+	for (struct feed **p = &f->feeds; *p; p = &(*p)->next)
+		if (*p == fd) {
+			*p = fd->next;
+			f->nfeeds--;
+			return;
+		}
+}
+
+enum feed_end { FEED_END, FEED_ABORT, FEED_GONE };
+
+/* The one teardown of a feed; the free waits for its history read. */
+static void
+feed_close(struct feed *fd, const char *reason, enum feed_end how)
+{
+	struct room_feed *f = fd->holder;
+
+	if (fd->closed)
+		return;
+	fd->closed = 1;
+	log_debug("event=feed_close reason=\"%s\"", reason);
+	feed_unlink(f, fd);
+	if (how == FEED_END)
+		sse_end(&fd->st, f->app->http);
+	else if (how == FEED_ABORT)
+		sse_abort(&fd->st, f->app->http);
+	else
+		sse_gone(&fd->st);
+	if (!fd->history)
+		free(fd);
+}
+
+static void
+feed_on_close(struct evhttp_connection *evcon, void *arg)
+{
+	(void)evcon;
+	feed_close(arg, "client gone", FEED_GONE);
+}
+
+static void
+feed_send(struct feed *fd, const char *event, const char *data)
+{
+	if (sse_event(&fd->st, event, data, FEED_UNSENT_MAX) == -1)
+		feed_close(fd, "slow client", FEED_ABORT);
+}
+
+static void read_call_free(struct read_call *rc);
+
+static void
+history_done(enum result r, const struct room_series *s, size_t n,
+    void *arg)
+{
+	struct read_call *rc = arg;
+	struct feed *fd = rc->fd;
+	json_t *j = NULL;
+	char *text = NULL;
+	long long now_s = wall_ms() / 1000;
+
+	fd->history = 0;
+	if (fd->closed) {
+		free(fd);
+		goto done;
+	}
+	if (r == RESULT_OK)
+		j = room_history(s, rc->names, n, now_s - HISTORY_S, now_s);
+	else
+		j = json_pack("{s:{}}", "queues");
+	if (j == NULL || (text = json_dumps(j, FEED_JSON)) == NULL) {
+		feed_close(fd, "out of memory", FEED_ABORT);
+		goto done;
+	}
+	fd->ready = 1;
+	feed_send(fd, "history", text);
+done:
+	free(text);
+	json_decref(j);
+	read_call_free(rc);
+}
+
+/* The queues this process ticks, copied with their proof of work. */
+static struct read_call *
+read_call_new(struct app *app)
+{
+	const char *known[4096];
+	size_t n = admission_names(app->admission, known, 4096);
+	struct read_call *rc = calloc(1, sizeof *rc);
+	long ttl;
+
+	if (rc == NULL || (rc->names = calloc(n + 1, sizeof *rc->names)) ==
+	    NULL || (rc->pow_bits = calloc(n + 1, sizeof *rc->pow_bits)) ==
+	    NULL || (rc->copies = calloc(n + 1, sizeof *rc->copies)) == NULL) {
+		if (rc) {
+			free(rc->names);
+			free(rc->pow_bits);
+		}
+		free(rc);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		snprintf(rc->copies[i], NAME_MAX_LEN, "%s", known[i]);
+		rc->names[i] = rc->copies[i];
+		if (admission_pow(app->admission, known[i], &rc->pow_bits[i],
+		    &ttl) == -1)
+			rc->pow_bits[i] = -1;
+	}
+	rc->n = n;
+	rc->sent_us = mono_us();
+	return rc;
+}
+
+static void
+read_call_free(struct read_call *rc)
+{
+	if (rc == NULL)
+		return;
+	free(rc->copies);
+	free(rc->names);
+	free(rc->pow_bits);
+	free(rc);
+}
+
+/* The history of the last 30 minutes, then room events. Without Redis,
+ * an empty history at once. */
+static void
+feed_history(struct room_feed *f, struct feed *fd)
+{
+	struct read_call *rc = read_call_new(f->app);
+
+	if (rc != NULL && store_is_ready(f->app->store)) {
+		rc->f = f, rc->fd = fd;
+		fd->history = 1;
+		if (qstore_room_history(f->app->qstore, rc->names, rc->n,
+		    wall_ms() / 1000 - HISTORY_S, history_done, rc) == 0)
+			return;
+		fd->history = 0;
+	}
+	read_call_free(rc);
+	fd->ready = 1;
+	feed_send(fd, "history", "{\"queues\":{}}");
+}
+
+void
+api_admin_events(struct app *app, struct evhttp_request *req,
+    const struct route_match *m, const char *client)
+{
+	struct room_feed *f = app->feed;
+	struct feed *fd;
+
+	(void)m, (void)client;
+	if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
+		struct stream st = { 0 };
+
+		/* the head the feed would start with, and no feed */
+		sse_open(&st, app->http, req, FEED_RETRY_MS, FEED_TIMEOUT_S,
+		    NULL);
+		sse_end(&st, app->http);
+		return;
+	}
+	if (f == NULL || f->stopped || f->nfeeds >= FEEDS_MAX ||
+	    (fd = calloc(1, sizeof *fd)) == NULL) {
+		http_send_error(app->http, req, 503, "too_many_streams",
+		    "this server cannot open another feed now");
+		return;
+	}
+	fd->holder = f;
+	sse_open(&fd->st, app->http, req, FEED_RETRY_MS, FEED_TIMEOUT_S,
+	    feed_on_close);
+	fd->next = f->feeds, f->feeds = fd, f->nfeeds++;
+	log_info("event=feed_open feeds=%zu", f->nfeeds);
+	feed_history(f, fd);
+}
+
+/* ---- the room, once a second ------------------------------------------- */
+
+static void
+feeds_send(struct room_feed *f, json_t *j)
+{
+	char *text = j ? json_dumps(j, FEED_JSON) : NULL;
+	struct feed *fd, *next;
+
+	for (fd = f->feeds; text && fd; fd = next) {
+		next = fd->next;
+		if (fd->ready)
+			feed_send(fd, "room", text);
+	}
+	free(text);
+	json_decref(j);
+}
+
+static void
+room_done(enum result r, const struct room_read *rr, void *arg)
+{
+	struct read_call *rc = arg;
+	struct room_feed *f = rc->f;
+	struct room_local l = { 0 };
+
+	f->reading = 0;
+	if (f->stopped || f->feeds == NULL)
+		goto done;
+	if (r != RESULT_OK || rr == NULL) {
+		feeds_send(f, room_event_unreachable(wall_ms()));
+		goto done;
+	}
+	l.latency_ms = (double)(mono_us() - rc->sent_us) / 1000.0;
+	l.full = qstore_full(f->app->qstore);
+	l.readonly = store_is_readonly(f->app->store);
+	l.pow_bits = rc->pow_bits;
+	feeds_send(f, room_event(f->room, rr, rc->names, &l));
+done:
+	read_call_free(rc);
+}
+
+static void
+room_read(struct room_feed *f)
+{
+	struct read_call *rc;
+
+	if (f->reading)
+		return;
+	if (!store_is_ready(f->app->store)) {
+		feeds_send(f, room_event_unreachable(wall_ms()));
+		return;
+	}
+	if (f->room == NULL && (f->room = room_new()) == NULL)
+		return;
+	if ((rc = read_call_new(f->app)) == NULL)
+		return;
+	rc->f = f;
+	f->reading = 1;
+	if (qstore_room_read(f->app->qstore, rc->names, rc->n, room_done,
+	    rc) == -1) {
+		f->reading = 0;
+		read_call_free(rc);
+		feeds_send(f, room_event_unreachable(wall_ms()));
+	}
+}
+
+/* ---- this process's report ---------------------------------------------- */
+
+static json_t *
+refused_json(const unsigned long long *refused)
+{
+	json_t *j = json_object();
+
+	for (int k = 0; j && k < REFUSED_NREASONS; k++)
+		json_object_set_new(j, refusals_reason_name(k),
+		    json_integer((json_int_t)refused[k]));
+	return j;
+}
+
+/* Per queue: its streams here, refusals and invitations used. */
+static json_t *
+report_queues(struct app *app)
+{
+	json_t *qs = json_object();
+	const struct refusals_queue *rq;
+	const char *name;
+	size_t n, streams;
+
+	for (size_t i = 0; qs && streams_queue_at(app->streams, i, &name,
+	    &streams) == 0; i++)
+		json_object_set_new(qs, name, json_pack("{s:I}", "streams",
+		    (json_int_t)streams));
+	rq = refusals_queues(&n);
+	for (size_t i = 0; qs && i < n; i++) {
+		json_t *q = json_object_get(qs, rq[i].name);
+
+		if (q == NULL) {
+			q = json_pack("{s:I}", "streams", (json_int_t)0);
+			json_object_set_new(qs, rq[i].name, q);
+		}
+		json_object_set_new(q, "refused", refused_json(rq[i].refused));
+		json_object_set_new(q, "invites_used",
+		    json_integer((json_int_t)rq[i].invites_used));
+	}
+	return qs;
+}
+
+static char *
+report_text(struct room_feed *f)
+{
+	struct app *app = f->app;
+	const struct metrics *m = metrics_get();
+	const struct refusals_queue *t = refusals_total();
+	unsigned long long requests = 0, errors = 0;
+	json_t *j;
+	char *text;
+
+	for (int r = 0; r < ROUTE_COUNT; r++) {
+		for (int c = 0; c < 5; c++)
+			requests += m->http[r][c];
+		errors += m->http[r][4];
+	}
+	j = json_pack("{s:s,s:s,s:i,s:o,s:s,s:I,s:I,s:I,s:I,s:I,s:o,s:I,"
+	    "s:f,s:s,s:o}", "id", f->id, "host", f->host, "pid", (int)getpid(),
+	    "worker", app->worker < 0 ? json_null() : json_integer(app->worker),
+	    "version", PACKAGE_VERSION, "started", (json_int_t)f->started,
+	    "streams", (json_int_t)streams_count(app->streams),
+	    "connections", (json_int_t)http_connections(app->http),
+	    "requests", (json_int_t)requests, "errors_5xx", (json_int_t)errors,
+	    "refused", refused_json(t->refused),
+	    "invites_used", (json_int_t)t->invites_used,
+	    "redis_latency_ms", f->report_ms,
+	    "role", store_is_readonly(app->store) ? "replica" : "master",
+	    "queues", report_queues(app));
+	text = j ? json_dumps(j, FEED_JSON) : NULL;
+	json_decref(j);
+	return text;
+}
+
+struct report_call {
+	struct room_feed *f;
+	long long sent_us;
+};
+
+static void
+report_done(enum result r, void *arg)
+{
+	struct report_call *rc = arg;
+
+	rc->f->reporting = 0;
+	if (r == RESULT_OK)
+		rc->f->report_ms = (double)(mono_us() - rc->sent_us) / 1000.0;
+	free(rc);
+}
+
+/* The report, or with text "" the process's leave. */
+static void
+report_send(struct room_feed *f, const char *text)
+{
+	const char *known[4096];
+	size_t n = text[0] ? admission_names(f->app->admission, known,
+	    4096) : 0;
+	struct report_call *rc = malloc(sizeof *rc);
+
+	if (rc == NULL)
+		return;
+	rc->f = f, rc->sent_us = mono_us();
+	f->reporting = 1;
+	if (qstore_room_report(f->app->qstore, f->id, text, known, n,
+	    report_done, rc) == -1) {
+		f->reporting = 0;
+		free(rc);
+	}
+}
+
+void
+api_room_second(struct app *app)
+{
+	struct room_feed *f = app->feed;
+	char *text;
+
+	if (f == NULL || f->stopped || app->draining)
+		return;
+	if (!f->reporting && store_is_ready(app->store) &&
+	    (text = report_text(f)) != NULL) {
+		report_send(f, text);
+		free(text);
+	}
+	if (f->feeds)
+		room_read(f);
+}
+
+void
+api_room_leave(struct app *app)
+{
+	if (app->feed && store_is_ready(app->store))
+		report_send(app->feed, "");
+}
+
+void
+api_room_stop(struct room_feed *f)
+{
+	if (f == NULL)
+		return;
+	f->stopped = 1;
+	while (f->feeds)
+		feed_close(f->feeds, "shutdown", FEED_END);
+}
+
+void
+api_room_free(struct room_feed *f)
+{
+	if (f == NULL)
+		return;
+	api_room_stop(f);
+	room_free(f->room);
+	free(f);
+}
