@@ -110,7 +110,11 @@
     }).then(function (r) {
       return r.text().then(function (text) {
         var json = null;
-        try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
+        try {
+          json = text ? JSON.parse(text) : null;
+        } catch (e) {
+          json = null;
+        }
         if (r.status === 401) refused();
         return { status: r.status, body: json };
       });
@@ -392,14 +396,18 @@
       fig.firstElementChild.textContent = text;
   }
 
-  // A queue as the admin API shows it: its configuration, some figures.
+  /*
+   * A queue as the admin API shows it: its configuration, some figures.
+   * A field the operator has typed in keeps what they typed.
+   */
   function fromAdmin(q) {
     var c = card(q.queue);
     c.config = q.config || {};
     ['batch', 'interval', 'max_active'].forEach(function (k) {
       var input = c.el.querySelector('[data-form="config"] [name="' +
         k + '"]');
-      if (document.activeElement !== input)
+      if (document.activeElement !== input &&
+          !input.hasAttribute('data-typed'))
         input.value = c.config[k] === undefined ? '' : c.config[k];
     });
     figures(c, { state: q.state, mode: c.config.mode, waiting: q.waiting,
@@ -600,11 +608,19 @@
       say(t('nothing', { q: c.name }));
       return;
     }
+    // sent: from now on the server's values are shown again
+    Array.prototype.forEach.call(form.elements, function (e) {
+      e.removeAttribute('data-typed');
+    });
     return act(c, l, t('ask_config', { q: c.name, c: said.join(', ') }),
       'PUT', '', body);
   }
 
   function wire(c) {
+    c.el.addEventListener('input', function (e) {
+      if (e.target.closest('[data-form="config"]'))
+        e.target.setAttribute('data-typed', '');
+    });
     c.el.addEventListener('click', function (e) {
       var b = e.target.closest('[data-act]');
       if (b) onButton(c, b.getAttribute('data-act'));
@@ -657,7 +673,11 @@
   // ---- start ----------------------------------------------------------------
 
   function init() {
-    try { T = JSON.parse(document.body.getAttribute('data-text')); } catch (e) { T = {}; }
+    try {
+      T = JSON.parse(document.body.getAttribute('data-text'));
+    } catch (e) {
+      T = {};
+    }
     $('c-login-form').addEventListener('submit', function (e) {
       e.preventDefault();
       var v = $('c-token').value.trim();

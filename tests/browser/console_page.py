@@ -86,7 +86,8 @@ def control(page, queue, selector, fill=None, secs=5):
     for name, value in (fill or {}).items():
         page.eval('(function(){var e=document.querySelector(%s);'
                   'e.closest("details") && (e.closest("details").open = true);'
-                  'e.value=%s;})()' % (js(q + '[name=%s]' % js(name)),
+                  'e.value=%s;e.dispatchEvent(new Event("input", '
+                  '{bubbles: true}));})()' % (js(q + '[name=%s]' % js(name)),
                                        js(str(value))))
     page.eval('document.querySelector(%s).click()' % js(q + selector))
     if not page.wait('document.getElementById("c-confirm").open', secs):
