@@ -9,8 +9,8 @@
 # tab only, pause and promote from the page change what visitors see,
 # a refusal shows the server's message, and the token is in no URL, no
 # cookie and no line of the daemon's log.
-# The screenshot goes to tests/browser/artifacts/console.png of the build
-# tree (doc/console.png is one of them).
+# Its screenshot goes to tests/browser/artifacts/console.png of the build
+# tree.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
