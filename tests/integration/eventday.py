@@ -10,8 +10,8 @@ process; contacts 127.0.0.0/8 only.
                         [--first I] [--prefix P] [--conns C] [--source A]
                         [--leave-every K] [--no-work] [--deadline S]
   eventday.py streams   --bases ... --queue Q --log FILE --tokens FILE
-                        [--source A [--sources K]] [--stop FILE]
-                        [--deadline S]
+                        [--source A [--sources K]] [--rate R]
+                        [--stop FILE] [--deadline S]
   eventday.py probe     --bases ... --queue Q --log FILE --stop FILE
                         [--ctl 'waitroomctl ...'] [--every S]
   eventday.py positions --bases ... --queue Q --tokens FILE --out FILE
@@ -35,7 +35,8 @@ answered with an error makes the page ask GET .../tokens/T, which tells
 it it entered (active), is gone (404) or should follow again. Log lines:
 "open T TOKEN INSTANCE", "entered T TOKEN stream|recheck INSTANCE",
 "gone T TOKEN REASON", "drop T TOKEN WHY". It ends when every stream got
-its last word, at the STOP file, at SIGTERM or at the deadline. Stream
+its last word, at the STOP file, at SIGTERM or at the deadline. It
+opens at most R streams a second (default 1000), reopened ones too. Stream
 i binds to source address A + i mod K (default 127.0.0.1, K 1), as
 visitors come from many addresses (max_conns_per_ip).
 
@@ -315,14 +316,14 @@ class Follower:
         h = Http(self.base(shift), self.source, timeout=10)
         inst = (self.home + shift) % len(self.run.bases)
         try:
-            async with self.run.connecting:
-                await h.open()
-                extra = "Accept: text/event-stream\r\n"
-                if self.last_id:
-                    extra += "Last-Event-ID: %s\r\n" % self.last_id
-                h.send("GET", "/v1/queues/%s/tokens/%s/events" %
-                       (self.run.queue, self.token), extra=extra)
-                code, hdr = await asyncio.wait_for(h.head(), 10)
+            await self.run.pace()
+            await h.open()
+            extra = "Accept: text/event-stream\r\n"
+            if self.last_id:
+                extra += "Last-Event-ID: %s\r\n" % self.last_id
+            h.send("GET", "/v1/queues/%s/tokens/%s/events" %
+                   (self.run.queue, self.token), extra=extra)
+            code, hdr = await asyncio.wait_for(h.head(), 10)
             if code != 200:
                 self.run.log.put("drop", "%.3f" % now(), self.token, "http_%d" % code)
                 return "error"
@@ -385,7 +386,16 @@ class StreamRun:
         self.log = Log(a.log)
         self.idle = a.idle
         self.stopping = False
-        self.connecting = asyncio.Semaphore(a.connecting)
+        self.rate = a.rate
+        self.next_at = 0.0
+
+    async def pace(self):
+        """At most RATE new streams a second (a timer, not a semaphore:
+        nothing to leak when a connect times out)."""
+        t = max(now(), self.next_at)
+        self.next_at = t + 1.0 / self.rate
+        if t > now():
+            await asyncio.sleep(t - now())
 
 
 async def cmd_streams(a):
@@ -764,7 +774,7 @@ def main():
     ap.add_argument("--tokens")
     ap.add_argument("--stop")
     ap.add_argument("--idle", type=float, default=40)
-    ap.add_argument("--connecting", type=int, default=200)
+    ap.add_argument("--rate", type=float, default=1000)
     ap.add_argument("--ctl")
     ap.add_argument("--every", type=float, default=0.2)
     ap.add_argument("--out")
