@@ -24,8 +24,9 @@ doc/api.md says; a 403 that carries error.challenge is solved and tried
 again), retrying 503s and dropped connections under its own user (so a
 retry finds the place a lost answer took) until DEADLINE. Log lines:
 "ack T USER TOKEN CODE INSTANCE STATUS", "left T USER TOKEN",
-"fail T USER CODE ERROR"; --no-work (bots): "bot T CODE ERROR", and an
-ack when one got in.
+"fail T USER CODE ERROR", and for a leave never answered 204 (nor 404
+after a try that got no answer or a 503) "stayed T USER TOKEN";
+--no-work (bots): "bot T CODE ERROR", and an ack when one got in.
 
 streams: one Server-Sent Events stream per token, followed as the
 waiting page does (src/page/waitroom.js): a dropped stream is opened
@@ -135,7 +136,10 @@ class Http:
 
     async def chunk(self):
         """The next chunk of a chunked body; b'' at its end."""
-        size = int((await self.r.readline()).split(b";")[0], 16)
+        line = await self.r.readline()
+        if not line:
+            raise EOFError("closed")
+        size = int(line.split(b";")[0], 16)
         data = await self.r.readexactly(size) if size else b""
         await self.r.readline()
         return data
@@ -177,7 +181,7 @@ class Http:
             if hdr.get("connection", "").lower() == "close":
                 self.close()
         except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError,
-                ConnectionError, ValueError):
+                ConnectionError, ValueError, EOFError):
             self.close()
             return 0, None
         try:
@@ -241,6 +245,22 @@ async def join_one(h, q, user, work, deadline, retry=0.5, posts=1 << 30):
     return code, doc, err_code(doc)
 
 
+async def leave(h, q, user, token, log, deadline):
+    """DELETE the token until 204, or 404 once a try got no answer or a
+    503 (that try took it): "left"; else "stayed" (still in line)."""
+    unanswered = False
+    while now() < deadline:
+        c, _ = await h.call("DELETE", "/v1/queues/%s/tokens/%s" % (q, token))
+        if c == 204 or (c == 404 and unanswered):
+            log.put("left", "%.3f" % now(), user, token)
+            return
+        if c not in (0, 503):
+            break
+        unanswered = True  # a 503 or no answer: it may have been done
+        await asyncio.sleep(0.5)
+    log.put("stayed", "%.3f" % now(), user, token)
+
+
 async def cmd_join(a):
     log = Log(a.log)
     log.put("start", "%.3f" % now())
@@ -260,10 +280,7 @@ async def cmd_join(a):
                 log.put("ack", "%.3f" % now(), user, doc["token"], code, inst,
                         doc.get("status", "-"))
                 if a.leave_every and i % a.leave_every == 0:
-                    c, _ = await conns[inst].call(
-                        "DELETE", "/v1/queues/%s/tokens/%s" % (a.queue, doc["token"]))
-                    if c == 204:
-                        log.put("left", "%.3f" % now(), user, doc["token"])
+                    await leave(conns[inst], a.queue, user, doc["token"], log, deadline)
             elif a.no_work:
                 log.put("bot", "%.3f" % now(), code, e)
             else:
@@ -340,6 +357,9 @@ class Follower:
         except ConnectionRefusedError:
             self.run.log.put("drop", "%.3f" % now(), self.token, "refused")
             return "refused"
+        except EOFError:
+            self.run.log.put("drop", "%.3f" % now(), self.token, "closed")
+            return "drop"
         except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError,
                 ConnectionError, ValueError) as e:
             self.run.log.put("drop", "%.3f" % now(), self.token, type(e).__name__)
@@ -477,7 +497,7 @@ async def ops(a, log):
                 code, hdr = await asyncio.wait_for(h.head(), 2)
                 text = (await asyncio.wait_for(h.body(code, hdr), 2)).decode()
             except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError,
-                    ConnectionError, ValueError):
+                    ConnectionError, ValueError, EOFError):
                 code = 0
             h.close()
             if code == 200:
@@ -663,11 +683,17 @@ def cmd_report(a):
             ctls.append((float(f[1]), f[2], " ".join(f[3:])))
         elif f[0] == "metric":
             metrics.append((float(f[1]), f[2], f[3], f[4]))
-    streamers, entered, told_by, gone_s, drops = set(), {}, {}, set(), 0
+    streamers, entered, told_by, gone_s = set(), {}, {}, set()
+    opened, cut, refused = set(), 0, 0
     for f in lines(d, ".stream.log"):
         if f[0] in ("open", "drop"):
             streamers.add(f[2])
-            drops += f[0] == "drop"
+        if f[0] == "open":
+            opened.add(f[2])
+        elif f[0] == "drop" and f[2] in opened:
+            cut += 1
+        elif f[0] == "drop":
+            refused += 1
         elif f[0] == "entered":
             entered.setdefault(f[2], float(f[1]))
             told_by[f[3]] = told_by.get(f[3], 0) + 1
@@ -713,7 +739,8 @@ def cmd_report(a):
         "lost": len(lost), "lost_sample": lost[:5],
         "out_of_order": disorder,
         "streamers": len(streamers), "entered_told": len(entered),
-        "told_by": told_by, "stream_drops": drops, "streamers_gone": len(gone_s),
+        "told_by": told_by, "streams_cut": cut,
+        "stream_tries_failed_before_open": refused, "streamers_gone": len(gone_s),
         "untold": len(untold), "untold_sample": untold[:5],
         "positions_twice": sum(v[0] for v in dups.values()),
         "position_samples": {k: {"twice": v[0], "seen": v[1]} for k, v in dups.items()},
@@ -736,8 +763,10 @@ def show(r):
     p("drawn / admitted / waiting  %d / %d / %d" % (r["in_draw"], r["admitted"], r["still_waiting"]))
     p("acknowledged joins lost     %d %s" % (r["lost"], " ".join(r["lost_sample"])))
     p("admitted out of drawn order %d" % r["out_of_order"])
-    p("streamers untold            %d of %d admitted streamers (told: %s; %d streams dropped and reopened)" %
-      (r["untold"], r["streamers"], r["told_by"], r["stream_drops"]))
+    p("streamers untold            %d of %d streamers (told: %s; %d drops after a first"
+      " open; %d tries failed before it)" %
+      (r["untold"], r["streamers"], r["told_by"], r["streams_cut"],
+       r["stream_tries_failed_before_open"]))
     p("positions given twice       %d (%s)" % (r["positions_twice"], ", ".join(
         "%s: %d of %d" % (k, v["twice"], v["seen"]) for k, v in r["position_samples"].items())))
     fmt = lambda x: "-" if x is None else "%.0f" % x
