@@ -650,6 +650,7 @@ def fault_figures(a, name, t0, t1, probes, ctls, metrics):
     return {
         "fault": name,
         "joins_refused_probes": len(refused),
+        "joins_404_probes": sum(1 for p in win if p[4] == 404),
         "joins_resume_s": None if last_refused is None else
         (round(resumed - t0, 2) if resumed else None),
         "readyz_200_while_refused_s": round(lying * a.every, 2),
@@ -773,8 +774,8 @@ def show(r):
     p("entered after admission     p50 %s ms, p99 %s ms, max %s ms" % (
         fmt(r["entered_p50_ms"]), fmt(r["entered_p99_ms"]), fmt(r["entered_max_ms"])))
     for f in r["faults"]:
-        p("fault %-18s joins refused by %d probes; joins resume %s; readyz 200 while joins refused: %.1f s (said otherwise: %s)" % (
-            f["fault"], f["joins_refused_probes"],
+        p("fault %-18s joins refused by %d probes (%d of them 404); joins resume %s; readyz 200 while joins refused: %.1f s (said otherwise: %s)" % (
+            f["fault"], f["joins_refused_probes"], f["joins_404_probes"],
             "never stopped" if f["joins_resume_s"] is None and not f["joins_refused_probes"]
             else ("+%.1f s" % f["joins_resume_s"] if f["joins_resume_s"] is not None else "not within the window"),
             f["readyz_200_while_refused_s"], ",".join(f["readyz_said"]) or "-"))
