@@ -46,6 +46,11 @@ D=$((WR_READY_DEADLINE * 3))	# a restart
 RECOVER=${EVENTDAY_RECOVER:-40}	# joins acknowledged again after a Redis fault
 BIG=${EVENTDAY_BIG:-$((30 + E / 250))}	# seconds for what grows with the entrants
 TRACK=("python3" "$TOP_SRCDIR/tests/integration/eventday.py")
+T_START=$EPOCHREALTIME
+# stage WHAT: a diagnostic of the seconds since the start, where time goes.
+stage() {
+	diag "$(awk -v a="$T_START" -v b="$EPOCHREALTIME" 'BEGIN { printf "%5.1f s", b - a }'): $1"
+}
 mkdir -p "$OUT"
 rm -f "$OUT"/*.log "$OUT"/*.tokens "$OUT"/positions.*.txt "$OUT"/redispos.*.txt \
     "$OUT"/report.* "$OUT"/day.faults "$OUT"/stop.*
@@ -77,6 +82,7 @@ start_b() {
 }
 start_b || bail "instance B is ready" "$(tail -n 20 "$WR_TMP/waitroomd-b.log")"
 
+stage "Redis, the sentinels, two instances"
 admin PUT /v1/admin/queues/sale "{\"mode\":\"rate\",\"batch\":$BATCH,
     \"interval\":1,\"waiting_ttl\":3600,\"active_ttl\":3600,
     \"state\":\"paused\",\"opens_at\":$(($(date +%s) + 86400)),
@@ -125,6 +131,8 @@ check_eq "$(grep -c '^ack ' "$OUT/bots.join.log")" 0 "no bot without work got a 
 check_eq "$(grep -c '^bot [^ ]* 403 challenge_required$' "$OUT/bots.join.log")" "$BOTS" \
     "each bot got 403 challenge_required"
 
+stage "the pre-queue joined"
+
 # The streamers: the first STREAMERS entrants that stayed, in SPROCS
 # processes, each from its own range of 50 source addresses.
 cat "$OUT"/s*.join.log | awk '$1 == "left" { gone[$4] = 1 }
@@ -146,6 +154,8 @@ if wait_until "[ \$(cat $OUT/st*.stream.log 2>/dev/null | awk '\$1 ~ /^(open|gon
 else
 	fail "$STREAMERS streams open within $BIG s" "$(tail -n 5 "$OUT"/st*.stream.log)"
 fi
+
+stage "the streams open"
 
 # ---- the opening, and a quiet look at every place ----------------------------
 
@@ -169,6 +179,7 @@ check_eq "$(awk '$3 == "waiting"' "$OUT/positions.1.txt" | wc -l)" \
     "$(awk '$1 == "ack"' "$OUT"/s*.join.log | wc -l | awk -v l="$(cat "$OUT"/s*.join.log | grep -c '^left ')" '{ print $1 - l }')" \
     "after the draw every entrant still in line has a position"
 
+stage "drawn, the first look taken"
 admin POST /v1/admin/queues/sale/resume
 check_status 200 "admissions start"
 
@@ -205,12 +216,14 @@ wait_until '[ "$(master_port)" != "$old" ]' 30 || diag "no new master within 30 
 joins_again "$RECOVER" ||
     diag "joins not acknowledged again within $RECOVER s of the failover"
 
+stage "the failover"
 fault instance_kill
 kill -KILL "$BPID"
 wr_wait_exit "$BPID" 5
 start_b || fail "instance B serves again after its kill -9" "$(tail -n 20 "$WR_TMP/waitroomd-b.log")"
 joins_again "$RECOVER" || diag "joins not acknowledged within $RECOVER s of B's restart"
 
+stage "the instance's kill"
 fault master_crash
 old=$(master_port)
 kill -KILL "${WR_RPID[$old]}"
@@ -219,6 +232,7 @@ redis_at "old$old" "$old"
 joins_again "$RECOVER" ||
     diag "joins not acknowledged again within $RECOVER s of the crash"
 fault end
+stage "the master's crash"
 
 # a second quiet look: no admissions while the places are read
 check "admissions paused for a look" \
@@ -242,6 +256,7 @@ done
 touch "$OUT/stop.streams"
 for p in "${spids[@]}"; do wr_wait_exit "$p" 10; done
 
+stage "the line drained"
 "${TRACK[@]}" report --dir "$OUT" --bases "$A,$B" --queue sale \
     --redis "$(master_port)" --active-ttl 3600 --json "$OUT/report.json" \
     --logs "$WR_TMP/waitroomd.log,$WR_TMP/waitroomd-b.log" >"$OUT/report.txt" 2>&1 ||
