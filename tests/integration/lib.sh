@@ -957,6 +957,23 @@ sentinels_start() {
 	SENTINEL_SPEC="sentinel://127.0.0.1:${SPORT[0]},127.0.0.1:${SPORT[1]},127.0.0.1:${SPORT[2]}/$WR_MASTER_NAME"
 }
 
+# ---- proof of work ------------------------------------------------------
+
+# fetch Q: a new challenge of Q into CH, its bits into BITS.
+fetch() {
+	http GET "/v1/queues/$1/challenge"
+	CH=$(json .challenge) BITS=$(json .bits)
+}
+
+# body CH NONCE [USER]: a join's JSON body.
+body() {
+	if [ -n "${3-}" ]; then
+		printf '{"challenge":"%s","nonce":"%s","user":"%s"}' "$1" "$2" "$3"
+	else
+		printf '{"challenge":"%s","nonce":"%s"}' "$1" "$2"
+	fi
+}
+
 # ---- more instances ---------------------------------------------------------
 
 # start_more_waitroomd NAME CONF [ARG...]: one more waitroomd on the private
