@@ -874,6 +874,111 @@ admin() {
 	http "$method" "$path" "$body" -H "Authorization: Bearer $ADMIN_TOKEN" "$@"
 }
 
+# ---- replicas and Sentinel -------------------------------------------------
+
+# Redis with replicas and three sentinels, all real processes on free
+# loopback ports (tests/integration/sentinel.sh, eventday.sh,
+# bench/eventday). The sentinels watch the master MPORT names, as
+# WR_MASTER_NAME (default wr), and SPORT holds their ports.
+WR_MASTER_NAME=${WR_MASTER_NAME:-wr}
+declare -A WR_RPID=()	# port -> pid of a redis_at server
+SPORT=()
+
+# redis_at NAME PORT [ARG...]: a redis-server of ours (no persistence),
+# logging to $WR_TMP/NAME.log; the EXIT trap ends it.
+redis_at() {
+	local name=$1 port=$2
+	shift 2
+	mkdir -p "$WR_TMP/$name"
+	redis-server --port "$port" --bind 127.0.0.1 --dir "$WR_TMP/$name" \
+	    --save '' --appendonly no --repl-diskless-sync-delay 0 \
+	    --logfile "$WR_TMP/$name.log" "$@" \
+	    </dev/null >/dev/null 2>&1 &
+	WR_EXTRA_PIDS+=($!)
+	WR_RPID[$port]=$!
+	wait_until "redis-cli -p $port PING 2>/dev/null | grep -q PONG" \
+	    "$WR_READY_DEADLINE" ||
+	    bail "redis $name serves on $port" "$(tail -n 5 "$WR_TMP/$name.log")"
+}
+
+# sentinel_at I PORT: sentinel I on PORT, watching the master at MPORT
+# (down-after-milliseconds 1000).
+sentinel_at() {
+	cat >"$WR_TMP/sentinel$1.conf" <<EOF2
+port $2
+bind 127.0.0.1
+dir $WR_TMP
+sentinel monitor $WR_MASTER_NAME 127.0.0.1 $MPORT 2
+sentinel down-after-milliseconds $WR_MASTER_NAME 1000
+sentinel failover-timeout $WR_MASTER_NAME 10000
+sentinel parallel-syncs $WR_MASTER_NAME 1
+EOF2
+	redis-server "$WR_TMP/sentinel$1.conf" --sentinel \
+	    --logfile "$WR_TMP/sentinel$1.log" </dev/null >/dev/null 2>&1 &
+	WR_EXTRA_PIDS+=($!)
+}
+
+# master_port: the master's port, as the first sentinel names it.
+master_port() {
+	redis-cli -p "${SPORT[0]}" SENTINEL get-master-addr-by-name \
+	    "$WR_MASTER_NAME" | sed -n 2p
+}
+
+# replica_up PORT: the Redis at PORT is a replica whose link is up.
+replica_up() {
+	redis-cli -p "$1" INFO replication | tr -d '\r' |
+	    grep -q '^master_link_status:up$'
+}
+
+# sentinels_start N: N replicas of a new master (MPORT, RPORTS) and three
+# sentinels (SPORT, SENTINEL_SPEC: the redis = sentinel://... value);
+# returns once every replica follows and the sentinels know the replicas
+# and each other (bails after 30 s).
+RPORTS=() SENTINEL_SPEC='' wr_replicas=0
+sentinels_start() {
+	local i p
+	MPORT=$(wr_free_port) || bail "a free port"
+	redis_at m "$MPORT"
+	for ((i = 1; i <= $1; i++)); do
+		p=$(wr_free_port) || bail "a free port"
+		RPORTS+=("$p")
+		redis_at "r$i" "$p" --replicaof 127.0.0.1 "$MPORT"
+	done
+	for i in 0 1 2; do
+		SPORT+=("$(wr_free_port)") || bail "a free port"
+		sentinel_at "$i" "${SPORT[i]}"
+	done
+	for p in "${RPORTS[@]}"; do
+		wait_until "replica_up $p" "$WR_READY_DEADLINE" ||
+		    bail "replica $p follows the master"
+	done
+	wr_replicas=$1
+	# shellcheck disable=SC2016
+	wait_until '[ "$(redis-cli -p ${SPORT[0]} SENTINEL replicas $WR_MASTER_NAME |
+	    grep -cE "^127\.0\.0\.1:[0-9]+$")" -ge $wr_replicas ] &&
+	    [ "$(redis-cli -p ${SPORT[2]} SENTINEL sentinels $WR_MASTER_NAME |
+	    grep -c "^name$")" -ge 2 ]' 30 ||
+	    bail "the sentinels know the replicas and each other"
+	SENTINEL_SPEC="sentinel://127.0.0.1:${SPORT[0]},127.0.0.1:${SPORT[1]},127.0.0.1:${SPORT[2]}/$WR_MASTER_NAME"
+}
+
+# ---- proof of work ------------------------------------------------------
+
+# fetch Q: a new challenge of Q into CH, its bits into BITS.
+fetch() {
+	http GET "/v1/queues/$1/challenge"
+	CH=$(json .challenge) BITS=$(json .bits)
+}
+
+# body CH NONCE [USER]: a join's JSON body.
+body() {
+	if [ -n "${3-}" ]; then
+		printf '{"challenge":"%s","nonce":"%s","user":"%s"}' "$1" "$2" "$3"
+	else
+		printf '{"challenge":"%s","nonce":"%s"}' "$1" "$2"
+	fi
+}
+
 # ---- more instances ---------------------------------------------------------
 
 # start_more_waitroomd NAME CONF [ARG...]: one more waitroomd on the private

@@ -55,21 +55,6 @@ for q in q other brief busy free; do
 	    bail "queue $q has been ticked"
 done
 
-# fetch Q: a new challenge of Q into CH, its bits into BITS.
-fetch() {
-	http GET "/v1/queues/$1/challenge"
-	CH=$(json .challenge) BITS=$(json .bits)
-}
-
-# body CH NONCE [USER]: a join's JSON body.
-body() {
-	if [ -n "${3-}" ]; then
-		printf '{"challenge":"%s","nonce":"%s","user":"%s"}' "$1" "$2" "$3"
-	else
-		printf '{"challenge":"%s","nonce":"%s"}' "$1" "$2"
-	fi
-}
-
 # ---- the challenge -------------------------------------------------------
 
 fetch q

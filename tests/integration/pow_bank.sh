@@ -40,17 +40,6 @@ for q in drop fixed; do
 	    bail "queue $q has been ticked"
 done
 
-# fetch Q: a new challenge of Q into CH, its bits into BITS.
-fetch() {
-	http GET "/v1/queues/$1/challenge"
-	CH=$(json .challenge) BITS=$(json .bits)
-}
-
-# body CH NONCE: a join's JSON body.
-body() {
-	printf '{"challenge":"%s","nonce":"%s"}' "$1" "$2"
-}
-
 # ---- auto: a challenge banked while calm --------------------------------------
 
 fetch drop

@@ -25,67 +25,11 @@
 . "$(dirname "$0")/lib.sh"
 
 D=$WR_READY_DEADLINE	# seconds for what should be quick (more under valgrind)
-NAME=wr
+NAME=$WR_MASTER_NAME
 
-declare -A PID=()	# port -> redis-server pid
-
-# redis_at NAME PORT [ARG...]: a redis-server of ours (no persistence).
-redis_at() {
-	local name=$1 port=$2
-	shift 2
-	mkdir -p "$WR_TMP/$name"
-	redis-server --port "$port" --bind 127.0.0.1 --dir "$WR_TMP/$name" \
-	    --save '' --appendonly no --repl-diskless-sync-delay 0 \
-	    --logfile "$WR_TMP/$name.log" "$@" \
-	    </dev/null >/dev/null 2>&1 &
-	WR_EXTRA_PIDS+=($!)
-	PID[$port]=$!
-	wait_until "redis-cli -p $port PING 2>/dev/null | grep -q PONG" "$D" ||
-	    bail "redis $name serves on $port" "$(tail -n 5 "$WR_TMP/$name.log")"
-}
-
-# sentinel_at I PORT: a sentinel watching the master at MPORT.
-sentinel_at() {
-	cat >"$WR_TMP/sentinel$1.conf" <<EOF2
-port $2
-bind 127.0.0.1
-dir $WR_TMP
-sentinel monitor $NAME 127.0.0.1 $MPORT 2
-sentinel down-after-milliseconds $NAME 1000
-sentinel failover-timeout $NAME 10000
-sentinel parallel-syncs $NAME 1
-EOF2
-	redis-server "$WR_TMP/sentinel$1.conf" --sentinel \
-	    --logfile "$WR_TMP/sentinel$1.log" </dev/null >/dev/null 2>&1 &
-	WR_EXTRA_PIDS+=($!)
-}
-
-master_port() {
-	redis-cli -p "${SPORT[0]}" SENTINEL get-master-addr-by-name "$NAME" |
-	    sed -n 2p
-}
-
-# replica_up PORT: the Redis at PORT is a replica whose link is up.
-replica_up() {
-	redis-cli -p "$1" INFO replication | tr -d '\r' |
-	    grep -q '^master_link_status:up$'
-}
-
-MPORT=$(wr_free_port) || bail "a free port"
-RPORT=$(wr_free_port) || bail "a free port"
-redis_at m "$MPORT"
-redis_at r "$RPORT" --replicaof 127.0.0.1 "$MPORT"
-SPORT=()
-for i in 0 1 2; do
-	SPORT+=("$(wr_free_port)") || bail "a free port"
-	sentinel_at "$i" "${SPORT[i]}"
-done
-wait_until "replica_up $RPORT" "$D" || bail "the replica follows the master"
-wait_until '[ "$(redis-cli -p ${SPORT[0]} SENTINEL replicas $NAME | grep -c "^$RPORT$")" -ge 1 ] &&
-    [ "$(redis-cli -p ${SPORT[2]} SENTINEL sentinels $NAME | grep -c "^name$")" -ge 2 ]' 30 ||
-    bail "the sentinels know the replica and each other"
-
-SPEC="sentinel://127.0.0.1:${SPORT[0]},127.0.0.1:${SPORT[1]},127.0.0.1:${SPORT[2]}/$NAME"
+sentinels_start 1
+RPORT=${RPORTS[0]}
+SPEC=$SENTINEL_SPEC
 cat >"$WR_TMP/sentinel.conf" <<EOF2
 push_interval       = 1
 redis_wait_replicas = 1
@@ -159,7 +103,7 @@ failover() {
 	    fail "$case: joins go through before the failover" "$(tail -n 3 "$load")"
 	t0=$EPOCHREALTIME
 	if [ "$how" = kill ]; then
-		kill -KILL "${PID[$old]}"
+		kill -KILL "${WR_RPID[$old]}"
 	else
 		redis-cli -p "${SPORT[0]}" SENTINEL FAILOVER "$NAME" >/dev/null
 	fi
