@@ -512,7 +512,7 @@
     return new Promise(function (resolve) {
       confirmDone = resolve;
       d.showModal();
-      $('c-confirm-ok').focus();
+      $('c-confirm-no').focus();   // Enter twice does nothing rash
     });
   }
 

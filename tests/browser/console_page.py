@@ -67,15 +67,43 @@ def texts(page):
     return page.eval('JSON.parse(document.body.getAttribute("data-text"))')
 
 
+def key(page, name, code, text=''):
+    """One key pressed and released, as a keyboard does."""
+    for kind in ('keyDown', 'keyUp'):
+        page.cmd('Input.dispatchKeyEvent', {
+            'type': kind, 'key': name, 'code': name,
+            'windowsVirtualKeyCode': code,
+            'text': text if kind == 'keyDown' else ''})
+
+
 def type_token(page, token):
     """The token typed into the form and Enter pressed, as a person does."""
     page.eval('document.getElementById("c-token").focus()')
     page.cmd('Input.insertText', {'text': token})
-    for kind in ('keyDown', 'keyUp'):
-        page.cmd('Input.dispatchKeyEvent', {
-            'type': kind, 'key': 'Enter', 'code': 'Enter',
-            'windowsVirtualKeyCode': 13, 'text': '\r' if kind == 'keyDown'
-            else ''})
+    key(page, 'Enter', 13, '\r')
+
+
+def keyboard(page):
+    """Every control named for a screen reader; a control used from the
+    keyboard asks first, and Escape sends nothing."""
+    unnamed = page.eval('''[].filter.call(document.querySelectorAll(
+        "main input, main select, main textarea, main button"),
+        function (e) {
+          return !(e.labels && e.labels.length) &&
+            !e.getAttribute("aria-label") && !e.textContent.trim();
+        }).map(function (e) { return e.outerHTML.slice(0, 80); })''')
+    check(unnamed == [], 'every control of the console has a name', unnamed)
+    page.eval('document.querySelector("[data-queue=spare] '
+              '[data-act=close]").focus()')
+    key(page, 'Enter', 13, '\r')
+    opened = page.wait('document.getElementById("c-confirm").open && '
+                       'document.activeElement.id === "c-confirm-no"', 3)
+    check(opened, 'Enter on Close: the question opens, focus on Cancel')
+    key(page, 'Escape', 27)
+    shut = page.wait('!document.getElementById("c-confirm").open', 3)
+    st, summary = public('GET', '/v1/queues/spare')
+    check(shut and summary.get('state') == 'open',
+          '... Escape closes it and the queue stays open', summary)
 
 
 def control(page, queue, selector, fill=None, secs=5):
@@ -350,6 +378,7 @@ def contract_calls(b):
 def run(b, pages):
     page, t = login(b, pages)
     stale_token(b, pages, t)
+    keyboard(page)
     controls(page, t)
     trail(page, t)
     live(page, t)
