@@ -37,10 +37,8 @@ static const struct console_text texts[] = {
 	{ "conn_off", { "Not connected", "연결되지 않음" } },
 	{ "conn_live", { "Live", "실시간" } },
 	{ "conn_retry", { "Reconnecting…", "다시 연결하는 중…" } },
-	{ "conn_poll", { "Updated every 2 s (no live feed)",
-	  "2초마다 갱신 (실시간 피드 없음)" } },
-	{ "no_feed", { "The live feed is not available on this server: {m}",
-	  "이 서버에서는 실시간 피드를 쓸 수 없습니다: {m}" } },
+	{ "no_feed", { "The live feed was refused: {m}. Trying again…",
+	  "실시간 피드가 거부되었습니다: {m}. 다시 시도하는 중…" } },
 	{ "alerts", { "Alerts", "경보" } },
 	{ "alert_stalled", { "{q}: nobody admitted while people wait, "
 	  "since {t}", "{q}: 대기자가 있는데 {t}부터 아무도 입장하지 "

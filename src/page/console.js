@@ -14,7 +14,6 @@
   var WINDOW_S = 1800;          // the charts' 30 minutes
   var STALE_MS = 5000;          // a feed silent this long is reopened
   var RETRY_MS = 2000;
-  var POLL_MS = 2000;           // without the feed: GET /v1/admin/queues
   var SERIES = ['joins_per_s', 'admitted_per_s', 'waiting', 'active'];
   var SVGNS = 'http://www.w3.org/2000/svg';
 
@@ -26,7 +25,6 @@
   var feedCtl = null;           // AbortController of the open feed
   var feedTimer = null;         // the next try at the feed
   var watchTimer = null;        // the check that the feed still speaks
-  var pollTimer = null;
   var lastEvent = 0;
   var skew = 0;                 // server ms - local ms, from the feed
   var alertsKey = '';
@@ -147,7 +145,6 @@
     feedCtl = null;
     clearTimeout(feedTimer);
     clearTimeout(watchTimer);
-    clearTimeout(pollTimer);
   }
 
   // A 401: the token is forgotten and asked for again.
@@ -208,9 +205,8 @@
       signal: ctl.signal
     }).then(function (r) {
       if (r.status === 401) { refused(); return null; }
-      if (r.status === 404 || r.status === 405)
-        return r.json().catch(function () { return null; }).then(noFeed);
-      if (!r.ok || !r.body) throw new Error('HTTP ' + r.status);
+      if (!r.ok || !r.body)
+        return r.json().catch(function () { return null; }).then(refusedFeed);
       setConn('live');
       $('c-feed-note').textContent = '';
       watch(ctl);
@@ -244,22 +240,12 @@
     }, 1000);
   }
 
-  // No feed on this server (yet): its message, and the queues polled.
-  function noFeed(body) {
+  // A feed refused (64 open on that process already...): why, then retry.
+  function refusedFeed(body) {
     var e = body && body.error;
     $('c-feed-note').textContent = t('no_feed',
-      { m: e && e.message ? e.message : '404' });
-    setConn('poll');
-    poll();
-  }
-
-  function poll() {
-    call('GET', '/v1/admin/queues').then(function (res) {
-      if (res.status === 200 && res.body)
-        (res.body.queues || []).forEach(function (q) { fromAdmin(q); });
-    }, function () {}).then(function () {
-      if (token !== null) pollTimer = setTimeout(poll, POLL_MS);
-    });
+      { m: e && e.message ? e.message : '?' });
+    throw new Error('feed refused');
   }
 
   function onEvent(name, data) {

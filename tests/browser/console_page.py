@@ -4,8 +4,7 @@ tests/integration/console.sh started. Prints one line per check, "PASS
 what" or "FAIL what<TAB>why", which the wrapper turns into TAP.
 
 Environment: WR_BASE (the public port), ADMIN_URL (admin_listen),
-ADMIN_TOKEN (alice's), FEED (1 when GET /v1/admin/events is served),
-NOTICE and FAIL_OPEN (the status of PUT .../notice and POST
+ADMIN_TOKEN (alice's), NOTICE and FAIL_OPEN (the status of PUT .../notice and POST
 .../fail-open), AUDIT (the status of GET
 /v1/admin/audit), REDIS_PORT, CHROMIUM, ARTIFACTS, PROFILE.
 The queues (see console.sh): `line` and `spare`, open, admitting nobody
@@ -24,7 +23,6 @@ from cdp import check
 BASE = os.environ['WR_BASE']
 ADMIN = os.environ['ADMIN_URL']
 TOKEN = os.environ['ADMIN_TOKEN']
-FEED = os.environ.get('FEED') == '1'
 ART = os.environ['ARTIFACTS']
 
 
@@ -302,14 +300,6 @@ def figure(page, queue, name):
 def live(page, t):
     """The live view, from the real feed: figures, charts kept across a
     reload, instances, Redis and an alert."""
-    if not FEED:
-        for what in ('joins show in the waiting count within 2 s',
-                     'the charts are seeded from history after a reload',
-                     'the instance and Redis are shown',
-                     'Redis full: the alert shows, then goes'):
-            print('SKIP the feed: %s\tneeds GET /v1/admin/events, not '
-                  'served by this build yet (issue 30\'s feed)' % what)
-        return
     check(page.wait('document.getElementById("c-conn")'
                     '.getAttribute("data-conn") === "live"', 5),
           'the feed is open: the page says live')

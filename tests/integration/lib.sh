@@ -830,19 +830,14 @@ jwt_part() {
 
 # wr_browser SCRIPT ARTIFACTS: run tests/browser/SCRIPT (headless
 # Chromium driven through cdp.py) against $WR_BASE, with its screenshots
-# in ARTIFACTS, and take each line it prints, "PASS what", "FAIL
-# what<TAB>why" or "SKIP what<TAB>why" (a TAP skip: what it cannot check
-# yet, and why), as one check (any other line as a diagnostic).
+# in ARTIFACTS, and take each line it prints, "PASS what" or "FAIL
+# what<TAB>why", as one check (any other line as a diagnostic).
 wr_browser() {
 	local line
 	mkdir -p "$2" "$WR_TMP/profile"
 	while IFS= read -r line; do
 		case $line in
 		PASS\ *) pass "${line#PASS }" ;;
-		SKIP\ *)
-			line=${line#SKIP }
-			pass "${line%%$'\t'*} # SKIP ${line#*$'\t'}"
-			;;
 		FAIL\ *)
 			line=${line#FAIL }
 			fail "${line%%$'\t'*}" "${line#*$'\t'}"
