@@ -154,3 +154,13 @@ http GET /admin/assets/console.js
 check_error 404 not_found "without admin_listen: its script -> 404"
 admin GET /v1/admin/queues
 check_status 200 "... while the admin API answers as before"
+stop_waitroomd
+
+# ---- admin_listen without admin_token_file: no console ---------------------------
+
+grep -v '^admin_token_file' "$WR_TMP/console.conf" >"$WR_TMP/no-admins.conf"
+start_waitroomd "$WR_TMP/no-admins.conf"
+wait_ready || bail "the daemon is ready without admins" "$(wr_last)"
+on_admin http GET /admin
+check_error 404 not_found "admin_listen without admin_token_file: GET /admin -> 404"
+check_contains "$BODY" "admin_token_file" "... saying the admin API is off"
