@@ -544,15 +544,27 @@ wait_until '[ $(many_count sub event status) -ge 30 ]' "$D" ||
 sha=$(rcli script load "$(cat "$LUA/tick.lua")")
 [[ $sha =~ ^[0-9a-f]{40}$ ]] || bail "load the daemon's tick.lua into Redis" "got: $sha"
 
+# The tick's keys, by name, in the order of its contract (scripts.def):
+# the queue's seven (QUEUE_KEYS), then its own KEY lines. A hand-written
+# list went stale when the tick got keys of its own.
+TICK_KEYS=$(awk '/^SCRIPT\(TICK,/ { f = 1 }
+	f && /^QUEUE_KEYS/ { printf "config seq waiting active seen stats tick" }
+	f && /^KEY\(TICK,/ { sub(/.*, /, ""); sub(/\).*/, ""); printf " %s", $0 }
+	/^END_SCRIPT\(TICK\)/ { exit }' "$TOP_SRCDIR/src/store/scripts.def")
+[ "$(wc -w <<<"$TICK_KEYS")" -gt 7 ] ||
+    bail "the tick's keys from scripts.def" "got: $TICK_KEYS"
+
 # admit_sub [cut]: one admission tick of sub in one transaction (with cut,
 # after cutting every subscriber and counting the patterns still listened
 # to). ADMIT_AT: when it was sent; ADMIT: EXEC's answers, one a line.
 ADMIT_AT='' ADMIT=()
 admit_sub() {
-	local k='wr:{sub}' cmds=(MULTI)
+	local k='wr:{sub}' cmds=(MULTI) keys=() n
+	for n in $TICK_KEYS; do keys+=("$k:$n"); done
 	[ "${1-}" = cut ] && cmds+=("CLIENT KILL TYPE pubsub" "PUBSUB NUMPAT")
+	# arguments: channel, cap, full_ago_ms (-1: never full)
 	cmds+=("HSET $k:config state open"
-	    "EVALSHA $sha 8 $k:config $k:seq $k:waiting $k:active $k:seen $k:stats $k:tick $k:full $k:events 5000 -1"
+	    "EVALSHA $sha ${#keys[@]} ${keys[*]} $k:events 5000 -1"
 	    "HSET $k:config state paused" EXEC)
 	ADMIT_AT=$EPOCHREALTIME
 	printf '%s\n' "${cmds[@]}" | rcli >"$WR_TMP/admit.out" 2>&1
