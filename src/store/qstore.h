@@ -168,6 +168,10 @@ typedef void qs_state_cb(enum result r, const char *before,
     const char *after, void *arg);
 int qstore_state(struct qstore *qs, const char *queue, const char *to,
     const char *from, qs_state_cb *cb, void *arg);
+/* admin_notice.lua: set queue's notice to text ('': clear it); cb gets
+ * the notice before and after ('' for none). */
+int qstore_notice(struct qstore *qs, const char *queue, const char *text,
+    qs_state_cb *cb, void *arg);
 
 /* admin_promote.lua: admit the next count now; the admitted, in order. */
 int qstore_promote(struct qstore *qs, const char *queue, long count,

@@ -172,6 +172,23 @@ qstore_state(struct qstore *qs, const char *queue, const char *to,
 }
 
 int
+qstore_notice(struct qstore *qs, const char *queue, const char *text,
+    qs_state_cb *cb, void *arg)
+{
+	struct script_call *sc = script_call_new(LUA_ADMIN_NOTICE);
+	struct queue_keys k;
+
+	if (sc == NULL || keys_queue(&k, qs->prefix, queue) == -1) {
+		script_call_free(sc);
+		return -1;
+	}
+	script_set(sc, ADMIN_NOTICE_K_CONFIG, k.config);
+	script_set(sc, ADMIN_NOTICE_A_TEXT, text);
+	return qcall_eval(qs, qcall_new(qs, read_state, cb, arg,
+	    "admin_notice", queue), sc);
+}
+
+int
 qstore_promote(struct qstore *qs, const char *queue, long count,
     qs_strings_cb *cb, void *arg)
 {
