@@ -63,6 +63,10 @@ check_eq "$(jq -c --arg t "$text" '. == {queue: "line", notice: $t}' <<<"$data")
 http GET "/v1/queues/line/tokens/$waiter"
 check_jq ".status == \"waiting\" and .notice == $q" \
     "GET status carries the notice"
+http GET "/q/line?token=$waiter&lang=ko"
+check_contains "$BODY" '<p id="wr-notice-text">Doors open at 10:05 — 잠시만 기다려 주세요 &quot;thanks&quot;</p>' \
+    "the page without JavaScript shows it (escaped) at its next load"
+check_contains "$BODY" '운영자 안내' "under its Korean label"
 WR_BASE=$base2 join line
 check_jq ".notice == $q" "a join's answer on instance 2 carries it"
 sse_wait one '"notice":"Doors' 1 3 || fail "a pushed status carries the notice"
