@@ -11,6 +11,7 @@
 #include <event2/buffer.h>
 #include <jansson.h>
 
+#include "admission.h"
 #include "api.h"
 #include "http_reply.h"
 #include "log.h"
@@ -76,6 +77,7 @@ notice_done(enum result r, const char *before, const char *after, void *arg)
 	else {
 		log_info("event=admin action=notice queue=%s set=%d",
 		    c->queue, after[0] != '\0');
+		admission_notice_set(c->app->admission, c->queue, after);
 		http_send_json(c->app->http, c->req, 200,
 		    json_pack("{s:s,s:s?}", "queue", c->queue, "notice",
 		    after[0] ? after : NULL));

@@ -60,16 +60,24 @@ tick_free(struct tick *t)
 	free(t);
 }
 
-/* The notice and fail-open the tick read: an operator wants to see when. */
+/* t's notice is now notice ("": none); an operator wants to see when. */
+static void
+notice_learn(struct tick *t, const char *notice)
+{
+	if (strcmp(t->notice, notice) == 0 ||
+	    strlen(notice) >= sizeof t->notice)
+		return;
+	log_info("event=notice queue=%s set=%d", t->queue,
+	    notice[0] != '\0');
+	strcpy(t->notice, notice);
+	t->notice_serial++;
+}
+
+/* The notice and fail-open the tick read. */
 static void
 tick_notice(struct tick *t, const struct tick_figures *f)
 {
-	if (strcmp(t->notice, f->notice) != 0) {
-		log_info("event=notice queue=%s set=%d", t->queue,
-		    f->notice[0] != '\0');
-		memcpy(t->notice, f->notice, sizeof t->notice);
-		t->notice_serial++;
-	}
+	notice_learn(t, f->notice);
 	if (t->fail_open_until != f->fail_open_until)
 		log_info("event=fail_open queue=%s until=%lld", t->queue,
 		    f->fail_open_until);
@@ -139,6 +147,16 @@ admission_notice(const struct admission *a, const char *queue,
 	if (serial)
 		*serial = t ? t->notice_serial : 0;
 	return t && t->notice[0] ? t->notice : NULL;
+}
+
+void
+admission_notice_set(struct admission *a, const char *queue,
+    const char *notice)
+{
+	struct tick *t = tick_find(a, queue);
+
+	if (t != NULL)
+		notice_learn(t, notice);
 }
 
 long long

@@ -49,6 +49,9 @@ int admission_pow(const struct admission *a, const char *queue, int *bits,
  */
 const char *admission_notice(const struct admission *a, const char *queue,
     unsigned long *serial);
+/* The admin API set queue's notice ("": cleared): this instance knows now. */
+void admission_notice_set(struct admission *a, const char *queue,
+    const char *notice);
 /* Until when (unix s) queue fails open, as its last tick read; 0: not. */
 long long admission_fail_open(const struct admission *a, const char *queue);
 
