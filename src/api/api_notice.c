@@ -101,7 +101,7 @@ api_admin_notice(struct app *app, struct evhttp_request *req,
 	free(text);
 }
 
-/* ---- fail-open ------------------------------------------------------------ */
+/* ---- fail-open --------------------------------------------------------- */
 
 #define FAIL_OPEN_MINUTES_MAX 1440
 #define FAIL_OPEN_SECONDS_MIN 10	/* {"seconds"}: drills and tests */
