@@ -11,6 +11,7 @@
 
 #include <event2/http.h>
 
+#include "admission.h"
 #include "api.h"
 #include "http_reply.h"
 #include "qstore.h"
@@ -34,6 +35,7 @@ events_entered(struct api_call *c, const struct standing *s,
 
 	st.id = (uint32_t)last_id;
 	standing_status(s, c->queue, &ts);
+	ts.notice = admission_notice(c->app->admission, c->queue, NULL);
 	api_pass_attach(c->app, &ts, pass);
 	sse_open(&st, c->app->http, c->req, c->app->conf->push_interval * 1000,
 	    30, NULL);

@@ -46,6 +46,8 @@ page_view_init(struct page_view *v, const struct page_call *p,
 	v->token = p->call.token;
 	v->position = v->waiting = v->eta = -1;
 	v->countdown = v->entrants = -1;
+	v->notice = admission_notice(p->call.app->admission, p->call.queue,
+	    NULL);
 }
 
 static void

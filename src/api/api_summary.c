@@ -3,6 +3,7 @@
 
 #include <jansson.h>
 
+#include "admission.h"
 #include "api.h"
 #include "http_reply.h"
 #include "qstore.h"
@@ -20,10 +21,12 @@ summary_done(enum result r, const struct standing *s, void *arg)
 	}
 	eta = eta_seconds(&s->q, s->waiting + 1);
 	http_send_json(c->app->http, c->req, 200,
-	    json_pack("{s:s,s:s,s:I,s:I,s:o}", "queue", c->queue,
+	    json_pack("{s:s,s:s,s:I,s:I,s:o,s:I}", "queue", c->queue,
 	    "state", conf_state_name(s->q.state),
 	    "waiting", (json_int_t)s->waiting, "active", (json_int_t)s->n,
-	    "eta_seconds_for_new", eta < 0 ? json_null() : json_integer(eta)));
+	    "eta_seconds_for_new", eta < 0 ? json_null() : json_integer(eta),
+	    "fail_open_until", (json_int_t)admission_fail_open(
+	    c->app->admission, c->queue)));
 	free(c);
 }
 

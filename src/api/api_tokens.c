@@ -30,6 +30,7 @@ status_reply(struct api_call *c, const struct standing *s, int code)
 	char pass[PASS_MAX];
 
 	standing_status(s, c->queue, &st);
+	st.notice = admission_notice(c->app->admission, c->queue, NULL);
 	api_pass_attach(c->app, &st, pass);
 	api_pass_cookie(c->app, c->req, &st);
 	http_send_text(c->app->http, c->req, code, reply_status_text(&st));

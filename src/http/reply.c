@@ -72,8 +72,9 @@ reply_gone_body(const char *queue, const char *token, const char *reason)
  * (check_reply compares the two).
  */
 
-/* Room for the status object's keys, literals and seven integers. */
-#define REPLY_STATUS_FIXED 320
+/* Room for the status object's keys (notice too), literals and seven
+ * integers. */
+#define REPLY_STATUS_FIXED 340
 /* The most text one input byte can become: \u00XX, or \uFFFD if bad. */
 #define REPLY_ESC_MAX 6
 
@@ -202,23 +203,27 @@ reply_status_text(const struct token_status *st)
 		in += strlen(st->redirect);
 	if (st->active && st->pass)
 		in += strlen(st->pass);
+	if (st->notice)
+		in += strlen(st->notice);
 	if ((s = malloc(REPLY_STATUS_FIXED + REPLY_ESC_MAX * in)) == NULL)
 		return NULL;
 	p = put_lit(s, "{\"queue\":");
 	p = put_str(p, st->queue);
 	p = put_lit(p, ",\"token\":");
 	p = put_str(p, st->token);
-	if (st->prequeue) {
+	if (st->prequeue)
 		p = put_prequeue(p, st);
-		*p++ = '}';
-		*p = '\0';
-		return s;
+	else {
+		p = put_lit(p, st->active ? ",\"status\":\"active\"" :
+		    ",\"status\":\"waiting\"");
+		p = put_lit(p, ",\"waiting\":");
+		p = decimal_put(p, st->waiting);
+		p = st->active ? put_active(p, st) : put_waiting(p, st);
 	}
-	p = put_lit(p, st->active ? ",\"status\":\"active\"" :
-	    ",\"status\":\"waiting\"");
-	p = put_lit(p, ",\"waiting\":");
-	p = decimal_put(p, st->waiting);
-	p = st->active ? put_active(p, st) : put_waiting(p, st);
+	if (st->notice) {
+		p = put_lit(p, ",\"notice\":");
+		p = put_str(p, st->notice);
+	}
 	*p++ = '}';
 	*p = '\0';
 	return s;

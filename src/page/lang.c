@@ -28,6 +28,7 @@ static const struct text texts[] = {
 	{ "eta", { "Estimated wait", "예상 대기 시간" } },
 	{ "progress", { "Progress to the front of the line",
 	  "대기열 앞까지의 진행률" } },
+	{ "notice", { "Message from the organizer", "운영자 안내" } },
 	{ "live", { "Live: updates on its own", "실시간으로 갱신 중" } },
 	{ "reconnecting", { "Reconnecting…", "다시 연결하는 중…" } },
 	{ "joining", { "Joining the line…", "대기열에 들어가는 중…" } },

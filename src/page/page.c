@@ -23,14 +23,14 @@
 enum {
 	PV_LANG, PV_QUEUE, PV_STATE, PV_TOKEN, PV_POSITION, PV_AHEAD,
 	PV_WAITING, PV_ETA, PV_PROGRESS, PV_REFRESH, PV_REDIRECT, PV_MESSAGE,
-	PV_TEXT, PV_OPENS_AT, PV_OPENS, PV_COUNTDOWN, PV_ENTRANTS,
+	PV_TEXT, PV_OPENS_AT, PV_OPENS, PV_COUNTDOWN, PV_ENTRANTS, PV_NOTICE,
 	PV_COUNT	/* then t_KEY: PV_COUNT + lang index */
 };
 
 static const char *const pv_names[PV_COUNT] = {
 	"lang", "queue", "state", "token", "position", "ahead", "waiting",
 	"eta", "progress", "refresh", "redirect", "message", "text",
-	"opens_at", "opens", "countdown", "entrants"
+	"opens_at", "opens", "countdown", "entrants", "notice"
 };
 
 struct named_tmpl {
@@ -301,6 +301,7 @@ render_value(int idx, void *arg)
 	case PV_OPENS: return r->opens;
 	case PV_COUNTDOWN: return r->countdown;
 	case PV_ENTRANTS: return r->entrants;
+	case PV_NOTICE: return v->notice ? v->notice : "";
 	default: return lang_text(v->lang, (size_t)(idx - PV_COUNT));
 	}
 }

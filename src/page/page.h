@@ -33,6 +33,7 @@ struct page_view {
 	long long opens_at;	/* unix seconds; 0: no schedule */
 	long long countdown;	/* seconds to the opening; -1: not known */
 	long long entrants;	/* in the pre-queue; -1: not known */
+	const char *notice;	/* the queue's notice; NULL: none */
 };
 
 /* The built-in template, and one per page_template of c (global, queues). */

@@ -94,7 +94,17 @@
     if (opensAt) { opensAt = 0; text('wr-heading', T.heading || ''); }
   }
 
+  // The operator's notice (a string, or none): into the live region.
+  function notice(n) {
+    var el = $('wr-notice');
+    var s = typeof n === 'string' ? n : '';
+    if (!el || el.getAttribute('data-notice') === s) return;
+    el.setAttribute('data-notice', s);
+    text('wr-notice-text', s);
+  }
+
   function render(st) {
+    notice(st.notice);
     if (st.status === 'prequeue') { prequeue(st); return; }
     if (typeof st.position !== 'number') return;
     opened();
@@ -188,6 +198,9 @@
       try { entered(JSON.parse(ev.data)); } catch (e) { recheck(); }
     });
     es.addEventListener('gone', function () { gone(); });
+    es.addEventListener('notice', function (ev) {
+      try { notice(JSON.parse(ev.data).notice); } catch (e) { /* a malformed event changes nothing */ }
+    });
     es.onerror = function () {
       if (redirecting) return;
       if (es && es.readyState === EventSource.CLOSED) { es = null; recheck(); } else connection(false);

@@ -41,17 +41,21 @@ admin_view_queue(const struct queue_figures *f, const char *queue,
 {
 	const char *state = admin_view_field(&f->config, "state");
 	const char *opens = admin_view_field(&f->config, "opens_at");
+	const char *notice = admin_view_field(&f->config, "notice");
+	const char *until = admin_view_field(&f->config, "fail_open_until");
 	json_t *totals = json_object(), *j;
 
 	for (size_t i = 0; totals && i < SHOW_NTOTALS; i++)
 		json_object_set_new(totals, total_names[i],
 		    json_integer(f->totals[i]));
-	j = json_pack("{s:s,s:s,s:o,s:I,s:I,s:o,s:I,s:I}", "queue", queue,
-	    "state", state ? state : "open", "config",
+	j = json_pack("{s:s,s:s,s:o,s:I,s:I,s:o,s:I,s:I,s:s?,s:I}", "queue",
+	    queue, "state", state ? state : "open", "config",
 	    admin_view_config(&f->config), "waiting", (json_int_t)f->waiting,
 	    "active", (json_int_t)f->active, "totals", totals,
 	    "admitted_last_minute", (json_int_t)f->last_minute,
-	    "streams", (json_int_t)streams);
+	    "streams", (json_int_t)streams, "notice", notice,
+	    "fail_open_until", (json_int_t)(until ? strtoll(until, NULL,
+	    10) : 0));
 	/* A scheduled queue: who awaits the draw, and what it took. */
 	if (j && opens && opens[0] && strcmp(opens, "0") != 0) {
 		json_object_set_new(j, "prequeue", json_integer(f->prequeue));

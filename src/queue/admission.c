@@ -28,6 +28,9 @@ struct tick {
 	int pow_known;		/* a tick answered, or the file: see pow_seed */
 	int pow_bits;		/* see admission_pow */
 	long pow_ttl;
+	char notice[NOTICE_BYTES_MAX + 1];	/* see admission_notice */
+	unsigned long notice_serial;
+	long long fail_open_until;
 	struct tick *next;
 };
 
@@ -57,6 +60,30 @@ tick_free(struct tick *t)
 	free(t);
 }
 
+/* t's notice is now notice ("": none); an operator wants to see when. */
+static void
+notice_learn(struct tick *t, const char *notice)
+{
+	if (strcmp(t->notice, notice) == 0 ||
+	    strlen(notice) >= sizeof t->notice)
+		return;
+	log_info("event=notice queue=%s set=%d", t->queue,
+	    notice[0] != '\0');
+	strcpy(t->notice, notice);
+	t->notice_serial++;
+}
+
+/* The notice and fail-open the tick read. */
+static void
+tick_notice(struct tick *t, const struct tick_figures *f)
+{
+	notice_learn(t, f->notice);
+	if (t->fail_open_until != f->fail_open_until)
+		log_info("event=fail_open queue=%s until=%lld", t->queue,
+		    f->fail_open_until);
+	t->fail_open_until = f->fail_open_until;
+}
+
 static void
 tick_done(enum result r, const struct tick_figures *f, void *arg)
 {
@@ -78,6 +105,7 @@ tick_done(enum result r, const struct tick_figures *f, void *arg)
 		    f->pow_bits);
 	t->pow_known = 1;
 	t->pow_bits = f->pow_bits, t->pow_ttl = (long)f->pow_ttl;
+	tick_notice(t, f);
 	if (f->draw == TICK_DRAW_DUE)
 		draws_due(t->a->app->draws, t->queue);
 	else if (f->draw == TICK_DRAW_NO_SEED)
@@ -108,6 +136,35 @@ tick_find(const struct admission *a, const char *queue)
 		if (strcmp(t->queue, queue) == 0)
 			return t;
 	return NULL;
+}
+
+const char *
+admission_notice(const struct admission *a, const char *queue,
+    unsigned long *serial)
+{
+	const struct tick *t = tick_find(a, queue);
+
+	if (serial)
+		*serial = t ? t->notice_serial : 0;
+	return t && t->notice[0] ? t->notice : NULL;
+}
+
+void
+admission_notice_set(struct admission *a, const char *queue,
+    const char *notice)
+{
+	struct tick *t = tick_find(a, queue);
+
+	if (t != NULL)
+		notice_learn(t, notice);
+}
+
+long long
+admission_fail_open(const struct admission *a, const char *queue)
+{
+	const struct tick *t = tick_find(a, queue);
+
+	return t ? t->fail_open_until : 0;
 }
 
 int

@@ -42,6 +42,19 @@ void admission_remove(struct admission *a, const char *queue);
 int admission_pow(const struct admission *a, const char *queue, int *bits,
     long *ttl);
 
+/*
+ * The notice of queue as its last tick read it, borrowed until the next
+ * tick (NULL: none), and *serial (when not NULL), which moves each time
+ * it changes: a stream pushes `event: notice` when it moved.
+ */
+const char *admission_notice(const struct admission *a, const char *queue,
+    unsigned long *serial);
+/* The admin API set queue's notice ("": cleared): this instance knows now. */
+void admission_notice_set(struct admission *a, const char *queue,
+    const char *notice);
+/* Until when (unix s) queue fails open, as its last tick read; 0: not. */
+long long admission_fail_open(const struct admission *a, const char *queue);
+
 /* The names of the queues ticked, borrowed until the next change, sorted. */
 size_t admission_names(const struct admission *a, const char **names,
     size_t max);

@@ -40,6 +40,7 @@ struct token_status {
 	long long opens_at;		/* prequeue: unix seconds */
 	long long entrants;		/* prequeue: entrants so far */
 	char ticket[33];		/* prequeue: the public id */
+	const char *notice;		/* the queue's notice; NULL: none */
 };
 
 /* The status object's view of s; borrows from s and queue. */

@@ -172,6 +172,54 @@ qstore_state(struct qstore *qs, const char *queue, const char *to,
 }
 
 int
+qstore_notice(struct qstore *qs, const char *queue, const char *text,
+    qs_state_cb *cb, void *arg)
+{
+	struct script_call *sc = script_call_new(LUA_ADMIN_NOTICE);
+	struct queue_keys k;
+
+	if (sc == NULL || keys_queue(&k, qs->prefix, queue) == -1) {
+		script_call_free(sc);
+		return -1;
+	}
+	script_set(sc, ADMIN_NOTICE_K_CONFIG, k.config);
+	script_set(sc, ADMIN_NOTICE_A_TEXT, text);
+	return qcall_eval(qs, qcall_new(qs, read_state, cb, arg,
+	    "admin_notice", queue), sc);
+}
+
+static void
+read_fail_open(struct qcall *c, enum result r, const redisReply *rp)
+{
+	const char *mode = NULL, *prev = NULL;
+	long long until = 0;
+
+	if (r == RESULT_OK && (r = qreply_first(rp)) == RESULT_OK) {
+		mode = qreply_str(rp, FAIL_OPEN_MODE);
+		prev = qreply_str(rp, FAIL_OPEN_PREVIOUS);
+		if (mode == NULL || prev == NULL ||
+		    qreply_num(rp, FAIL_OPEN_UNTIL, &until) == -1)
+			r = qcall_misshaped(c);
+	}
+	((qs_fail_open_cb *)c->cb)(r, mode, until, prev, c->arg);
+}
+
+int
+qstore_fail_open(struct qstore *qs, const char *queue, long seconds,
+    qs_fail_open_cb *cb, void *arg)
+{
+	struct queue_keys k;
+	struct script_call *sc;
+
+	sc = qcall_script(qs, LUA_ADMIN_FAIL_OPEN, queue,
+	    ADMIN_FAIL_OPEN_K_CONFIG, &k);
+	if (sc != NULL)
+		script_set_num(sc, ADMIN_FAIL_OPEN_A_SECONDS, seconds);
+	return qcall_eval(qs, qcall_new(qs, read_fail_open, cb, arg,
+	    "admin_fail_open", queue), sc);
+}
+
+int
 qstore_promote(struct qstore *qs, const char *queue, long count,
     qs_strings_cb *cb, void *arg)
 {

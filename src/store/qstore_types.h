@@ -50,6 +50,9 @@ struct queue_figures {
 };
 
 /* A tick's work. */
+#define NOTICE_CHARS_MAX 280	/* a queue's notice, in code points */
+#define NOTICE_BYTES_MAX (NOTICE_CHARS_MAX * 4)
+
 struct tick_figures {
 	long long expired, abandoned, admitted, waiting;
 	long long full_ms;	/* Redis refused writes at this time; 0: no */
@@ -58,6 +61,8 @@ struct tick_figures {
 	int draw;		/* enum qs_tick_draw */
 	double rate;		/* how fast the line moves, places a second */
 	char ver[24];		/* the configuration's version it read */
+	char notice[NOTICE_BYTES_MAX + 1];	/* "": none */
+	long long fail_open_until;	/* unix s; 0: not failing open */
 };
 /* What a scheduled queue's tick asks for. */
 enum qs_tick_draw { TICK_DRAW_NONE, TICK_DRAW_DUE, TICK_DRAW_NO_SEED };

@@ -45,6 +45,8 @@ static const struct result_answer answers[] = {
 	[RESULT_NOT_DUE] = { 409, "draw_not_due", "queue '%s' takes a beacon "
 	    "only after its opening, when it announced a beacon_round", NULL,
 	    "closed" },
+	[RESULT_NOT_FAILING_OPEN] = { 409, "not_failing_open", "queue '%s' "
+	    "is not failing open", NULL, "closed" },
 	[RESULT_UNAVAILABLE] = { 503, "store_unavailable", "the queue store is "
 	    "unreachable; try again shortly", "1", "unavailable" },
 	[RESULT_ERROR] = { 500, "internal", "the queue store answered "
@@ -77,6 +79,7 @@ static const struct {
 	{ "draw_started", RESULT_DRAW_STARTED },
 	{ "draw_has_entrants", RESULT_DRAW_ENTRANTS },
 	{ "bad_schedule", RESULT_BAD_SCHEDULE },
+	{ "not_failing_open", RESULT_NOT_FAILING_OPEN },
 };
 
 enum result

@@ -29,6 +29,7 @@ enum result {
 	RESULT_DRAW_PENDING,	/* no admission before the opening's draw */
 	RESULT_NOT_DUE,		/* a beacon before the opening, or to a
 				 * queue that announced none */
+	RESULT_NOT_FAILING_OPEN,	/* DELETE fail-open when it is not on */
 	RESULT_UNAVAILABLE,	/* Redis not reachable, not answering, busy */
 	RESULT_ERROR		/* an error or a reply of the wrong shape */
 };

@@ -21,6 +21,7 @@
 #include <jansson.h>
 #include <uuid/uuid.h>
 
+#include "admission.h"
 #include "conf.h"
 #include "connq.h"
 #include "events.h"
@@ -45,6 +46,7 @@ struct bqueue {
 	char redirect[2049];
 	long long waiting;
 	size_t streams;		/* open streams of this queue */
+	unsigned long notice_serial;	/* the notice its streams were sent */
 };
 
 struct streams {
@@ -194,6 +196,7 @@ stream_entered(struct streams *b, struct stream *st, long long expiry_ms)
 	ts.waiting = q->waiting;
 	ts.active_until = expiry_ms / 1000;
 	ts.redirect = q->redirect[0] ? q->redirect : NULL;
+	ts.notice = admission_notice(b->app->admission, q->name, NULL);
 	if (pass_attach(b->app->passkeys, &ts, (long long)time(NULL),
 	    pass) == -1)
 		log_error("event=pass_sign_failed queue=%s", ts.queue);
@@ -236,6 +239,7 @@ stream_status(struct streams *b, struct stream *st, const struct standing *s,
 		standing_prequeue(s, b->queues[st->queue].name, tok, rank, &ts);
 	else
 		standing_waiting(s, b->queues[st->queue].name, tok, rank, &ts);
+	ts.notice = admission_notice(b->app->admission, ts.queue, NULL);
 	stream_send(b, st, "status", reply_status_text(&ts));
 }
 
@@ -367,12 +371,53 @@ streams_visit(struct streams *b, int s, int only)
 		batch_send(open[i]);
 }
 
+/* `event: notice` to every open stream of queue q: {"queue","notice"}. */
+static void
+streams_notice_send(struct streams *b, int q, const char *notice)
+{
+	json_t *o = json_pack("{s:s,s:s?}", "queue", b->queues[q].name,
+	    "notice", notice);
+
+	for (size_t i = 0; o && i < b->streams.size; i++) {
+		struct stream *st, *next;
+
+		for (st = b->streams.bucket[i]; st; st = next) {
+			next = st->hnext;
+			if (st->queue == q)
+				stream_send(b, st, "notice", json_dumps(o,
+				    JSON_COMPACT | JSON_ENSURE_ASCII));
+		}
+	}
+	json_decref(o);
+}
+
+/*
+ * A queue's notice changed (its tick, on this instance, read it within a
+ * period): its open streams hear it now, within a slot.
+ */
+static void
+streams_notices(struct streams *b)
+{
+	for (size_t q = 0; q < b->nqueues; q++) {
+		unsigned long serial;
+		const char *notice = admission_notice(b->app->admission,
+		    b->queues[q].name, &serial);
+
+		if (serial == b->queues[q].notice_serial)
+			continue;
+		b->queues[q].notice_serial = serial;
+		if (b->queues[q].streams > 0)
+			streams_notice_send(b, (int)q, notice);
+	}
+}
+
 static void
 streams_tick(evutil_socket_t fd, short what, void *arg)
 {
 	struct streams *b = arg;
 	int s = wheel_turn(&b->wheel);
 
+	streams_notices(b);
 	if (b->wheel.slots[s] == NULL)
 		return;
 	if (!store_is_ready(b->app->store)) {

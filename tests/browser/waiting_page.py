@@ -76,6 +76,18 @@ def stored(page, queue):
         return None
 
 
+def notice_shown(page, text, secs):
+    """Once the notice region (a polite live region) shows text, visibly:
+    the seconds it took, else None."""
+    t0 = time.time()
+    ok = page.wait('(function(){var e=document.getElementById("wr-notice");'
+                   'return !!e && e.getAttribute("role") === "status" && '
+                   'e.getAttribute("aria-live") === "polite" && '
+                   'e.offsetHeight > 0 && e.textContent.indexOf(%s) >= 0;})()'
+                   % json.dumps(text), secs)
+    return round(time.time() - t0, 2) if ok else None
+
+
 def main():
     shop = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Shop)
     threading.Thread(target=shop.serve_forever, daemon=True).start()
@@ -112,6 +124,21 @@ def run(b, pages, shop_url):
     check(p.eval('document.getElementById("wr-eta").textContent') ==
           'no estimate while admissions are paused',
           'a paused line has no estimate, in words', shown(p, 'wr-eta'))
+
+    # ---- the operator's notice, in a polite live region -------------------
+    check(p.eval('document.getElementById("wr-notice").offsetHeight') < 2,
+          'without a notice its region takes no room')
+    redis('HSET', 'wr:{line}:config', 'notice', 'Doors open at 10:05')
+    took = notice_shown(p, 'Doors open at 10:05', 3)
+    check(took is not None and took < 2, 'a notice appears on the open page '
+          'within 2 s, in its polite live region', took)
+    check('Message from the organizer' in (shown(p, 'wr-notice') or ''),
+          'it is labelled as the organizer\'s message', shown(p, 'wr-notice'))
+    p.screenshot(os.path.join(ART, 'notice.png'))
+    redis('HDEL', 'wr:{line}:config', 'notice')
+    check(p.wait('document.getElementById("wr-notice-text").textContent === '
+                 '"" && document.getElementById("wr-notice").offsetHeight < 2',
+                 3), 'a notice cleared leaves the page within 2 s')
 
     # ---- reload keeps the place -----------------------------------------
     p.eval('document.getElementById("wr-position").textContent = "?"')
@@ -177,6 +204,12 @@ def run(b, pages, shop_url):
           'the heading is in Korean', shown(k, 'wr-heading'))
     check(shown(k, 'wr-eta') == '입장 일시 중지 중 (예상 불가)',
           'the wait is in Korean words', shown(k, 'wr-eta'))
+    redis('HSET', 'wr:{other}:config', 'notice', '10시 5분에 엽니다')
+    took = notice_shown(k, '10시 5분에 엽니다', 3)
+    check(took is not None and '운영자 안내' in (shown(k, 'wr-notice') or ''),
+          'the Korean page shows the notice under its Korean label', took)
+    redis('HDEL', 'wr:{other}:config', 'notice')
+    k.wait('document.getElementById("wr-notice-text").textContent === ""', 3)
     k.screenshot(os.path.join(ART, 'waiting-ko-phone.png'))
 
     # ---- gone, and joining again ---------------------------------------------

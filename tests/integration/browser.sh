@@ -57,7 +57,7 @@ rm -f "$artifacts"/*.png
 start=$SECONDS
 wr_browser waiting_page.py "$artifacts"
 diag "browser run: $((SECONDS - start)) s; screenshots in $artifacts"
-for f in waiting entered waiting-ko-phone gone-ko-phone prequeue; do
+for f in waiting notice entered waiting-ko-phone gone-ko-phone prequeue; do
 	check "screenshot $f.png saved" test -s "$artifacts/$f.png"
 done
 

@@ -93,13 +93,15 @@ figures(const char *const *pairs)
 START_TEST(test_queue)
 {
 	static const char *const rate[] = { "mode", "rate", "batch",
-	    "1400", NULL };
+	    "1400", "notice", "Back at 10", "fail_open_until", "1798794000",
+	    NULL };
 	struct queue_figures f = figures(concert);
 
 	json_is(admin_view_queue(&f, "concert", 1021), "{\"active\":1380,"
 	    "\"admitted_last_minute\":8400,\"config\":{\"batch\":25,"
 	    "\"beacon_round\":null,\"max_active\":1400,\"mode\":\"capacity\","
 	    "\"redirect\":null,\"renew\":\"yes\",\"state\":\"paused\"},"
+	    "\"fail_open_until\":0,\"notice\":null,"
 	    "\"queue\":\"concert\",\"state\":\"paused\",\"streams\":1021,"
 	    "\"totals\":{\"abandoned\":104,\"admitted\":101,\"expired\":102,"
 	    "\"joined\":100,\"left\":103,\"removed\":105},\"waiting\":50210}");
@@ -107,7 +109,8 @@ START_TEST(test_queue)
 	f = figures(rate);
 	json_is(admin_view_queue(&f, "line", 0), "{\"active\":1380,"
 	    "\"admitted_last_minute\":8400,\"config\":{\"batch\":1400,"
-	    "\"mode\":\"rate\"},\"queue\":\"line\",\"state\":\"open\","
+	    "\"mode\":\"rate\"},\"fail_open_until\":1798794000,"
+	    "\"notice\":\"Back at 10\",\"queue\":\"line\",\"state\":\"open\","
 	    "\"streams\":0,\"totals\":{\"abandoned\":104,\"admitted\":101,"
 	    "\"expired\":102,\"joined\":100,\"left\":103,\"removed\":105},"
 	    "\"waiting\":50210}");

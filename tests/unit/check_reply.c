@@ -276,6 +276,8 @@ status_by_jansson(const struct token_status *st)
 			json_object_set_new(j, "eta_range", json_pack("[I,I]",
 			    (json_int_t)st->eta_low, (json_int_t)st->eta_high));
 	}
+	if (st->notice)
+		json_object_set_new(j, "notice", json_string(st->notice));
 	s = reply_dump(j);
 	json_decref(j);
 	return s;
@@ -322,6 +324,7 @@ START_TEST(test_status_text_is_janssons)
 	for (i = 0; i < sizeof odd_text / sizeof odd_text[0]; i++) {
 		st.redirect = odd_text[i];
 		st.pass = odd_text[(i + 1) % 5];
+		st.notice = odd_text[(i + 2) % 5];
 		st.active_until = 1763800000 + (long long)i;
 		same_as_jansson(&st);
 	}
@@ -354,20 +357,24 @@ START_TEST(test_status_text_worst_case)
 	static const char bare[] = "{\"queue\":\"q\",\"token\":\"" T "\","
 	    "\"status\":\"active\",\"waiting\":-9223372036854775808,"
 	    "\"active_until\":-9223372036854775808,\"redirect\":\"\","
-	    "\"pass\":\"\"}";
+	    "\"pass\":\"\",\"notice\":\"\"}";
 	static char redirect[4097], pass[PASS_LEN + 1];
+	static char notice[280 * 4 + 1];	/* NOTICE_BYTES_MAX */
 	struct token_status st = {
 		.queue = "q", .token = T, .active = 1, .waiting = LLONG_MIN,
 		.active_until = LLONG_MIN, .redirect = redirect, .pass = pass,
+		.notice = notice,
 	};
 	char *s;
 
 	memset(redirect, 0x01, sizeof redirect - 1);
 	memset(pass, 0xff, sizeof pass - 1);
+	memset(notice, 0xff, sizeof notice - 1);
 	s = reply_status_text(&st);
 	ck_assert_ptr_nonnull(s);
 	ck_assert_uint_eq(strlen(s), sizeof bare - 1 +
-	    6 * (sizeof redirect - 1) + 6 * (sizeof pass - 1));
+	    6 * (sizeof redirect - 1) + 6 * (sizeof pass - 1) +
+	    6 * (sizeof notice - 1));
 	free(s);
 }
 END_TEST

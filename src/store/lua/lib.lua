@@ -30,7 +30,7 @@ local function load_conf(key)
   local v = redis.call('HMGET', key, 'state', 'mode', 'batch', 'interval',
     'max_active', 'active_ttl', 'waiting_ttl', 'max_waiting', 'redirect',
     'renew', 'access', 'opens_at', 'prequeue_from', 'closes_at',
-    'beacon_round', 'ver')
+    'beacon_round', 'ver', 'notice', 'fail_open_until', 'fail_open_prev')
   if not v[1] then
     return nil
   end
@@ -44,7 +44,8 @@ local function load_conf(key)
     opens_at = (tonumber(v[12]) or 0) * 1000,
     prequeue_from = (tonumber(v[13]) or 0) * 1000,
     closes_at = (tonumber(v[14]) or 0) * 1000, beacon_round = v[15] or '',
-    ver = v[16] or '' }
+    ver = v[16] or '', notice = v[17] or '',
+    fail_open_until = tonumber(v[18]) or 0, fail_open_prev = v[19] }
   -- A cap of 0 is not set: the mode's own cap (mode_cap: batch in rate
   -- mode, max_active in capacity mode) then takes its value, and the
   -- other cap is off. What every script and the facts see is this.

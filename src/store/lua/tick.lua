@@ -36,7 +36,12 @@
 -- seed yet, else 0; rate: lib.lua's line_speed after the tick, as text,
 -- which the daemon gives the joins it answers from held facts (join.lua),
 -- with ver, the configuration's version it was worked out at, '' when
--- none) or { 'no_queue' }
+-- none, notice: the queue's notice, '' when none, fail_open_until: unix s,
+-- 0 when the queue is not failing open) or { 'no_queue' }
+--
+-- A queue failing open (admin_fail_open.lua) runs in passthrough mode
+-- until fail_open_until; the first tick at or after that time, on any
+-- instance, gives it back the mode it had (fail_open_prev).
 local c = load_conf(K_config)
 if not c then
   return { 'no_queue' }
@@ -122,7 +127,14 @@ end
 if full then
   local bits, pttl = pow_now(false)
   return { #ended, 0, 0, redis.call('ZCARD', K_waiting), now, bits, pttl,
-    draw, line_speed(c), c.ver }
+    draw, line_speed(c), c.ver, c.notice, c.fail_open_until }
+end
+
+if c.fail_open_until > 0 and now >= c.fail_open_until * 1000 then
+  redis.call('HSET', K_config, 'mode', c.fail_open_prev or DEFAULT_mode,
+    'ver', conf_version(K_config))
+  redis.call('HDEL', K_config, 'fail_open_until', 'fail_open_prev')
+  c = load_conf(K_config)
 end
 -- sessions that ran their whole active_ttl, for the ETA (lib.lua's
 -- line_speed)
@@ -251,4 +263,4 @@ elseif t - at >= 5000 then
 end
 local bits, pttl = pow_now(true)
 return { #ended, #quiet, admitted, waiting, 0, bits, pttl, draw,
-  line_speed(c), c.ver }
+  line_speed(c), c.ver, c.notice, c.fail_open_until }

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016 # jq programs and wait_until's code are quoted
+#
+# fail_open.sh: POST /v1/admin/queues/{q}/fail-open admits every join at
+# once with its pass, and those waiting, until its end; then the tick
+# gives the queue back its mode by itself. DELETE ends it now; 409 when
+# it is not on, and before a scheduled queue's draw; bad bodies 400.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+printf 'k1 %s\n' 'pass-secret-0123456789abcdefghijklmn' >"$WR_TMP/keys"
+wr_admin_conf "$WR_TMP/f.conf"
+cat >>"$WR_TMP/f.conf" <<EOF2
+pass_key_file = $WR_TMP/keys
+
+[queue line]
+mode        = rate
+batch       = 1
+interval    = 3600
+active_ttl  = 600
+waiting_ttl = 600
+EOF2
+
+start_redis
+start_waitroomd "$WR_TMP/f.conf"
+wait_ready || bail "the daemon is ready" "$(wr_last)"
+
+join line	# the tick of this hour lets the first one in
+join line
+w1=$TOKEN
+join line
+w2=$TOKEN
+check_json .status waiting "before: a join waits in line"
+
+admin DELETE /v1/admin/queues/line/fail-open
+check_status 409 "DELETE when not failing open -> 409"
+check_json .error.code not_failing_open "its code is not_failing_open"
+for b in '{}' '{"minutes":0}' '{"minutes":1441}' '{"seconds":9}' \
+    '{"minutes":"5"}' '{"minutes":1,"seconds":10}' 'x'; do
+	admin POST /v1/admin/queues/line/fail-open "$b"
+	check "POST $b -> 400 ($STATUS)" [ "$STATUS" = 400 ]
+done
+check_eq "$(rcli HGET 'wr:{line}:config' mode)" rate "the bad bodies changed nothing"
+
+now=$(rcli TIME | head -n 1)
+admin POST /v1/admin/queues/line/fail-open '{"seconds":10}'
+check_status 200 "POST fail-open {seconds: 10} -> 200"
+check_jq ".queue == \"line\" and .mode == \"passthrough\" and
+    .previous_mode == \"rate\" and .until >= $((now + 10)) and
+    .until <= $((now + 11))" "it says passthrough until now + 10 s, from rate"
+until=$(json .until)
+admin POST /v1/admin/queues/line/fail-open '{"seconds":12}'
+check_jq ".previous_mode == \"rate\" and .until >= $((now + 12))" \
+    "again while on: the end moves, the mode to return to stays rate"
+until=$(json .until)
+
+join line
+check_jq '.status == "active" and (.pass | length > 0)' \
+    "a join during fail-open is admitted at once, with a pass"
+wait_until '[ "$(status_of line "$w1")" = active ] &&
+    [ "$(status_of line "$w2")" = active ]' 3 ||
+    fail "the waiting are admitted within 3 s"
+pass "those who waited are admitted by the tick"
+http GET /v1/queues/line
+check_json .fail_open_until "$until" "the summary shows fail_open_until"
+admin GET /v1/admin/queues/line
+check_jq ".fail_open_until == $until and .config.mode == \"passthrough\"" \
+    "the admin queue object shows fail_open_until"
+
+# The end: the first tick after it, on its own, gives back rate mode.
+wait_until '[ "$(rcli HGET "wr:{line}:config" mode)" = rate ]' 16 ||
+    fail "the queue returns to rate mode by itself"
+t=$(rcli TIME | head -n 1)
+check "it returned at the end ($t >= $until)" [ "$t" -ge "$until" ]
+wait_until 'http GET /v1/queues/line && [ "$(json .fail_open_until)" = 0 ]' 2 ||
+    fail "the summary says fail_open_until 0"
+pass "the summary says fail_open_until 0 again"
+join line
+join line
+check_json .status waiting "after the end a join waits in line again"
+
+# ---- DELETE ends it now -----------------------------------------------------
+
+admin POST /v1/admin/queues/line/fail-open '{"minutes":5}'
+check_status 200 "fail-open for 5 minutes"
+admin DELETE /v1/admin/queues/line/fail-open
+check_status 200 "DELETE fail-open -> 200"
+check_jq '.queue == "line" and .mode == "rate"' "it says mode rate"
+check_eq "$(rcli HMGET 'wr:{line}:config' mode fail_open_until | tr '\n' ' ')" \
+    "rate  " "mode rate in Redis, no end kept"
+
+# ---- a scheduled queue before its draw --------------------------------------
+
+admin PUT /v1/admin/queues/sale "{\"opens_at\":$((now + 3600))}"
+check_status 201 "a scheduled queue is created"
+admin POST /v1/admin/queues/sale/fail-open '{"minutes":1}'
+check_status 409 "fail-open before the draw -> 409"
+check_json .error.code draw_not_done "its code is draw_not_done"
+admin POST /v1/admin/queues/nosuch/fail-open '{"minutes":1}'
+check_status 404 "a queue that is not -> 404"
