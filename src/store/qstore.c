@@ -71,6 +71,18 @@ qcall_script(struct qstore *qs, enum lua_script_id id, const char *queue,
 	return sc;
 }
 
+void
+qcall_trail(struct qstore *qs, struct script_call *sc, int key_slot,
+    int admin_slot, const char *admin)
+{
+	char trail[KEYS_MAX];
+
+	if (sc == NULL || keys_trail(trail, qs->prefix) == -1)
+		return;
+	script_set(sc, key_slot, trail);
+	script_set(sc, admin_slot, admin != NULL ? admin : "");
+}
+
 static long long
 mono_ms(void)
 {
@@ -471,7 +483,7 @@ qstore_kick(struct qstore *qs, const char *queue, const char *token,
 	if (sc != NULL) {
 		script_set(sc, ADMIN_KICK_A_QUEUE, queue);
 		script_set(sc, ADMIN_KICK_A_TICKET, ticket);
-		qstore_trail_to(qs, sc, ADMIN_KICK_K_TRAIL,
+		qcall_trail(qs, sc, ADMIN_KICK_K_TRAIL,
 		    ADMIN_KICK_A_ADMIN, admin);
 	}
 	return end_eval(qs, QS_KICK, queue, sc, cb, arg);

@@ -131,7 +131,7 @@ qstore_put(struct qstore *qs, const char *queue, const struct qs_put *p,
 	script_set(sc, ADMIN_PUT_A_QUEUE, queue);
 	script_set(sc, ADMIN_PUT_A_SEED, p->seed);
 	script_set(sc, ADMIN_PUT_A_COMMIT, p->commit);
-	qstore_trail_to(qs, sc, ADMIN_PUT_K_TRAIL, ADMIN_PUT_A_ADMIN,
+	qcall_trail(qs, sc, ADMIN_PUT_K_TRAIL, ADMIN_PUT_A_ADMIN,
 	    p->admin);
 	for (int i = 0; i < 2 * p->npairs; i++)
 		script_add(sc, ADMIN_PUT_A_PAIRS, p->pairs[i]);
@@ -171,7 +171,7 @@ qstore_state(struct qstore *qs, const char *queue,
 	script_set(sc, ADMIN_STATE_A_FROM, st->from ? st->from : "");
 	script_set(sc, ADMIN_STATE_A_QUEUE, queue);
 	script_set(sc, ADMIN_STATE_A_ACTION, st->verb);
-	qstore_trail_to(qs, sc, ADMIN_STATE_K_TRAIL, ADMIN_STATE_A_ADMIN,
+	qcall_trail(qs, sc, ADMIN_STATE_K_TRAIL, ADMIN_STATE_A_ADMIN,
 	    st->admin);
 	return qcall_eval(qs, qcall_new(qs, read_state, cb, arg, "admin_state",
 	    queue), sc);
@@ -191,7 +191,7 @@ qstore_promote(struct qstore *qs, const char *queue, long count,
 		script_set(sc, ADMIN_PROMOTE_A_CHANNEL, k.events);
 		script_set_num(sc, ADMIN_PROMOTE_A_COUNT, count);
 		script_set(sc, ADMIN_PROMOTE_A_QUEUE, queue);
-		qstore_trail_to(qs, sc, ADMIN_PROMOTE_K_TRAIL,
+		qcall_trail(qs, sc, ADMIN_PROMOTE_K_TRAIL,
 		    ADMIN_PROMOTE_A_ADMIN, admin);
 	}
 	if ((c = qcall_new(qs, qcall_read_strings, cb, arg, "admin_promote",
@@ -238,7 +238,7 @@ qstore_drop(struct qstore *qs, const char *queue, const char *admin,
 		script_set(sc, ADMIN_DROP_A_QUEUE, queue);
 		script_set(sc, ADMIN_DROP_A_CHANNEL, k.events);
 		script_set_num(sc, ADMIN_DROP_A_LEEWAY_MS, PASS_LEEWAY * 1000);
-		qstore_trail_to(qs, sc, ADMIN_DROP_K_TRAIL,
+		qcall_trail(qs, sc, ADMIN_DROP_K_TRAIL,
 		    ADMIN_DROP_A_ADMIN, admin);
 	}
 	return qcall_eval(qs, qcall_new(qs, read_done, cb, arg, "admin_drop",

@@ -76,9 +76,9 @@ enum result qcall_misshaped(struct qcall *c);
 /*
  * An admin write's call sc records itself on the trail: its key
  * (key_slot: the script's KEY trail) and the admin's name (admin_slot:
- * its ARG admin; NULL: ""). qstore_trail.c.
+ * its ARG admin; NULL: "").
  */
-void qstore_trail_to(struct qstore *qs, struct script_call *sc,
+void qcall_trail(struct qstore *qs, struct script_call *sc,
     int key_slot, int admin_slot, const char *admin);
 
 /* A list of strings: the reply, or its field c->list. */

@@ -249,7 +249,7 @@ qstore_draw_beacon(struct qstore *qs, const char *queue,
 	if (sc != NULL) {
 		script_set(sc, DRAW_BEACON_A_BEACON, beacon_hex);
 		script_set(sc, DRAW_BEACON_A_QUEUE, queue);
-		qstore_trail_to(qs, sc, DRAW_BEACON_K_TRAIL,
+		qcall_trail(qs, sc, DRAW_BEACON_K_TRAIL,
 		    DRAW_BEACON_A_ADMIN, admin);
 	}
 	return qcall_eval(qs, qcall_new(qs, read_done, cb, arg, "draw_beacon",

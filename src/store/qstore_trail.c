@@ -1,25 +1,13 @@
 /*
  * qstore_trail.c: the trail of admin writes (<prefix>:trail, lib.lua's
  * trail_add). Each admin script records its own entry in the run that
- * makes the change; qstore_trail_to gives a call the trail's key and the
- * admin's name, and qstore_trail reads the newest entries back.
+ * makes the change (qstore.c's qcall_trail gives a call the trail's key
+ * and the admin's name); qstore_trail reads the newest entries back.
  */
 #include "keys.h"
 #include "qstore.h"
 #include "qstore_call.h"
 #include "script.h"
-
-void
-qstore_trail_to(struct qstore *qs, struct script_call *sc, int key_slot,
-    int admin_slot, const char *admin)
-{
-	char trail[KEYS_MAX];
-
-	if (sc == NULL || keys_trail(trail, qs->prefix) == -1)
-		return;
-	script_set(sc, key_slot, trail);
-	script_set(sc, admin_slot, admin != NULL ? admin : "");
-}
 
 int
 qstore_trail(struct qstore *qs, const char *queue, long limit,
