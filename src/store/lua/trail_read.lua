@@ -7,9 +7,9 @@
 --   trail        the trail (a list, newest first)
 -- ARGV:
 --   queue        only this queue's entries ('' for every queue)
---   limit        at most this many (1 to 1000)
--- Reply: { entry, ... }: the JSON texts, newest first
-local limit = tonumber(A_limit) or 100
+--   limit        at most this many (1 to 1000: the daemon checks it)
+-- Reply: the entries, { text, ... }: their JSON texts, newest first
+local limit = tonumber(A_limit)
 if A_queue == '' then
   return redis.call('LRANGE', K_trail, 0, limit - 1)
 end
