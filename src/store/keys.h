@@ -53,7 +53,7 @@ int keys_valid_used(const char *kind, const char *id);
 
 /*
  * <prefix>:trail, the admin writes of the installation, newest first, one
- * JSON text each, the last TRAIL_MAX kept (lib.lua's trail_add).
+ * JSON text each, the last 10,000 kept (lib.lua's trail_add).
  */
 int keys_trail(char buf[KEYS_MAX], const char *prefix);
 

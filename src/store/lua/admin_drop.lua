@@ -40,5 +40,5 @@ redis.call('UNLINK', K_config, K_seq, K_waiting, K_active, K_seen, K_stats,
 redis.call('SREM', K_registry, A_queue)
 redis.call('PUBLISH', A_channel, event_dropped())
 trail_add(K_trail, A_admin, A_queue, 'drop',
-  { state = { trail_value(state), cjson.null } })
+  { state = { state or cjson.null, cjson.null } })
 return { 'dropped' }

@@ -73,7 +73,7 @@ local function changed()
   for k, v in pairs(given) do
     local was = exists and redis.call('HGET', K_config, k) or nil
     if was ~= v then
-      out[k] = { trail_value(was), v }
+      out[k] = { was or cjson.null, v }
     end
   end
   return out

@@ -450,26 +450,18 @@ end
 
 -- The trail (<prefix>:trail): every admin write, newest first, one JSON
 -- text each, recorded by the script that makes the change and in the same
--- run, so a refused call records nothing. TRAIL_MAX bounds the list: an
--- entry is at most a few hundred bytes (doc/design.md). A script that
--- records takes KEY trail and ARG admin (the admin's name, from the
--- daemon's admin_token_file) and calls trail_add(K_trail, A_admin, queue,
--- action, changes, detail): changes maps a key to { before, after }
--- (cjson.null when absent), detail what else says what happened; either
--- may be nil. No secret goes in: no token, no seed before the draw.
-local TRAIL_MAX = 10000
-
+-- run, so a refused call records nothing. A script that records takes
+-- KEY trail and ARG admin (the admin's name, from the daemon's
+-- admin_token_file) and calls trail_add(K_trail, A_admin, queue, action,
+-- changes, detail): changes maps a key to { before, after } (cjson.null
+-- when absent), detail what else says what happened; either may be nil.
+-- No secret goes in: no token, no seed before the draw. One function, its
+-- bound inside: each closure of lib.lua is made on every run of every
+-- script, a join's too (bench/scripts).
 local function trail_add(key, admin, queue, action, changes, detail)
-  local e = { at = now_ms(), admin = admin, queue = queue, action = action,
-    changes = changes or {}, detail = detail or {} }
-  redis.call('LPUSH', key, cjson.encode(e))
-  redis.call('LTRIM', key, 0, TRAIL_MAX - 1)
-end
-
--- A value for trail_add's changes: nil (absent) as JSON null.
-local function trail_value(v)
-  if v == nil or v == false then
-    return cjson.null
-  end
-  return v
+  local max = 10000	-- entries kept (doc/design.md: its size in bytes)
+  redis.call('LPUSH', key, cjson.encode({ at = now_ms(), admin = admin,
+    queue = queue, action = action, changes = changes or {},
+    detail = detail or {} }))
+  redis.call('LTRIM', key, 0, max - 1)
 end
