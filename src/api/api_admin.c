@@ -222,7 +222,8 @@ put_body(struct http *h, struct evhttp_request *req, struct queue_conf *q,
 }
 
 static void
-admin_put(struct app *app, struct evhttp_request *req, const char *queue)
+admin_put(struct app *app, struct evhttp_request *req, const char *queue,
+    const char *admin)
 {
 	struct put_args a = { .n = 0 };
 	char seed[TICKET_HEX + 1] = "", commit[TICKET_HEX + 1];
@@ -240,7 +241,7 @@ admin_put(struct app *app, struct evhttp_request *req, const char *queue)
 		    "bytes for a seed");
 		goto done;
 	}
-	p = (struct qs_put){ a.pairs, a.n, &q, seed, commit };
+	p = (struct qs_put){ a.pairs, a.n, &q, seed, commit, admin };
 	if ((c = api_call_new(app, req, queue, NULL)) != NULL)
 		api_call_sent(c, qstore_put(app->qstore, queue, &p, put_done,
 		    c));
@@ -278,10 +279,10 @@ api_admin_queue(struct app *app, struct evhttp_request *req,
 	struct api_call *c;
 
 	if (m->method == RM_PUT)
-		admin_put(app, req, m->queue);
+		admin_put(app, req, m->queue, m->admin);
 	else if (m->method == RM_GET)
 		admin_show(app, req, m->queue);
 	else if ((c = api_call_new(app, req, m->queue, NULL)) != NULL)
-		api_call_sent(c, qstore_drop(app->qstore, c->queue, drop_done,
-		    c));
+		api_call_sent(c, qstore_drop(app->qstore, c->queue, m->admin,
+		    drop_done, c));
 }

@@ -15,6 +15,7 @@
 #include "http_reply.h"
 #include "log.h"
 #include "qstore.h"
+#include "ticket.h"
 
 #define PROMOTE_MAX ADMISSION_CAP	/* one script call moves no more */
 
@@ -51,13 +52,16 @@ api_admin_state(struct app *app, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct api_call *c;
+	struct qs_state st;
 	size_t i = 0;
 
 	while (verbs[i].id != m->id)
 		i++;
+	st = (struct qs_state){ verbs[i].to, verbs[i].from, verbs[i].verb,
+	    m->admin };
 	if ((c = api_call_new(app, req, m->queue, NULL)) != NULL)
-		api_call_sent(c, qstore_state(app->qstore, c->queue,
-		    verbs[i].to, verbs[i].from, state_done, c));
+		api_call_sent(c, qstore_state(app->qstore, c->queue, &st,
+		    state_done, c));
 }
 
 /* ---- promote ------------------------------------------------------------- */
@@ -124,7 +128,7 @@ api_admin_promote(struct app *app, struct evhttp_request *req,
 	    (c = api_call_new(app, req, m->queue, NULL)) == NULL)
 		return;
 	api_call_sent(c, qstore_promote(app->qstore, c->queue, count,
-	    promote_done, c));
+	    m->admin, promote_done, c));
 }
 
 /* ---- kick ------------------------------------------------------------ */
@@ -147,8 +151,10 @@ api_admin_kick(struct app *app, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct api_call *c = api_call_new(app, req, m->queue, m->token);
+	char ticket[TICKET_LEN + 1];
 
+	ticket_of(m->token, ticket);
 	if (c != NULL)
-		api_call_sent(c, qstore_end(app->qstore, QS_KICK, c->queue,
-		    c->token, kick_done, c));
+		api_call_sent(c, qstore_kick(app->qstore, c->queue, c->token,
+		    ticket, m->admin, kick_done, c));
 }

@@ -287,7 +287,7 @@ api_admin_draw(struct app *app, struct evhttp_request *req,
 			    hex[i] - 'A' + 'a' : hex[i]);
 		lower[i] = '\0';
 		api_call_sent(c, qstore_draw_beacon(app->qstore, c->queue,
-		    lower, beacon_done, c));
+		    lower, m->admin, beacon_done, c));
 	}
 	json_decref(doc);
 }

@@ -15,6 +15,7 @@
 
 #include "admins.h"
 #include "auth.h"
+#include "ctl_audit.h"
 #include "ctl_admin.h"
 #include "ctl_http.h"
 #include "hex.h"
@@ -34,6 +35,7 @@ struct admin_opts {
 	int timeout;
 	char token[AUTH_TOKEN_MAX + 1];
 	const char *ticket;	/* draw verify --ticket */
+	long limit;		/* audit --limit; 0: the server's default */
 	char **args;
 	int nargs;
 };
@@ -59,6 +61,10 @@ ctl_admin_usage(FILE *f)
 	    "  set QUEUE KEY=VALUE...   create a queue or change its settings\n"
 	    "  promote QUEUE N          admit the next N now\n"
 	    "  kick QUEUE TOKEN         remove one token\n"
+	    "  audit [QUEUE] [--limit N]\n"
+	    "                           the trail of admin writes, newest "
+	    "first (N: 1 to\n"
+	    "                           1000, default 100)\n"
 	    "  draw QUEUE               a scheduled queue's draw\n"
 	    "  draw verify QUEUE [--ticket T]\n"
 	    "                           check the drawn order against the seed "
@@ -77,7 +83,8 @@ ctl_admin_usage(FILE *f)
 	    "  --timeout S       give up after S seconds (default 10)\n"
 	    "  --json            print the server's JSON, for scripts\n"
 	    "  --ticket T        draw verify: where ticket (or token) T "
-	    "stands\n\n"
+	    "stands\n"
+	    "  --limit N         audit: at most N entries\n\n"
 	    "exit status: 0 done, 1 refused by the server, 2 usage error, "
 	    "3 server\nunreachable, 4 not authorized (or the admin API is off), "
 	    "5 no such queue\nor token\n", f);
@@ -389,6 +396,24 @@ cmd_kick(struct admin_opts *o)
 	return rc;
 }
 
+static int
+cmd_audit(struct admin_opts *o)
+{
+	char path[160], limit[32] = "";
+	json_t *doc;
+	int rc;
+
+	if (o->limit > 0)
+		snprintf(limit, sizeof limit, "%slimit=%ld", o->nargs ? "&" :
+		    "?", o->limit);
+	snprintf(path, sizeof path, "/v1/admin/audit%s%s%s", o->nargs ?
+	    "?queue=" : "", o->nargs ? o->args[0] : "", limit);
+	if ((rc = request(o, "GET", path, NULL, &doc)) == 0 && !o->json)
+		ctl_audit_print(stdout, json_object_get(doc, "entries"));
+	json_decref(doc);
+	return rc;
+}
+
 /* ---- the draw ------------------------------------------------------------ */
 
 static void
@@ -518,6 +543,7 @@ static const struct admin_cmd admin_cmds[] = {
 	{ "promote", 2, 2, "QUEUE N", cmd_promote, 0 },
 	{ "kick", 2, 2, "QUEUE TOKEN", cmd_kick, 0 },
 	{ "draw", 1, 2, "[verify] QUEUE", cmd_draw, 1 },
+	{ "audit", 0, 1, "[QUEUE]", cmd_audit, 0 },
 };
 
 /* ---- options ---------------------------------------------------------- */
@@ -533,6 +559,7 @@ admin_args(int argc, char **argv, struct admin_opts *o)
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "ticket", required_argument, NULL, 'k' },
+		{ "limit", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -548,6 +575,13 @@ admin_args(int argc, char **argv, struct admin_opts *o)
 		case 't': o->token_file = optarg; break;
 		case 'j': o->json = 1; break;
 		case 'k': o->ticket = optarg; break;
+		case 'l':
+			o->limit = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || o->limit < 1 ||
+			    o->limit > 1000)
+				return usage_fail(o, "--limit: '%s' is not 1 "
+				    "to 1000", optarg);
+			break;
 		case 'T':
 			o->timeout = (int)strtol(optarg, &end, 10);
 			if (*end != '\0' || o->timeout < 1 || o->timeout > 3600)

@@ -159,11 +159,12 @@ dispatch_method_name(struct evhttp_request *req)
 
 /*
  * The admin gate: 404 when the admin API is off, 400 with two
- * Authorization headers, 401 without an admin's token. Returns 1 when the
- * request may go on; a write is logged with the admin's name.
+ * Authorization headers, 401 without an admin's token. Returns the
+ * admin's name (app->admins') when the request may go on, else NULL; a
+ * write is logged with the name.
  */
-static int
-dispatch_admin_ok(struct app *app, struct evhttp_request *req)
+static const char *
+dispatch_admin(struct app *app, struct evhttp_request *req)
 {
 	const char *h, *who;
 
@@ -171,10 +172,10 @@ dispatch_admin_ok(struct app *app, struct evhttp_request *req)
 		http_send_error(app->http, req, 404, "not_found", "no such "
 		    "path (the admin API is off: no admin_token_file is "
 		    "configured)");
-		return 0;
+		return NULL;
 	}
 	if (!dispatch_one_authorization(app, req))
-		return 0;
+		return NULL;
 	h = evhttp_find_header(evhttp_request_get_input_headers(req),
 	    "Authorization");
 	if ((who = admins_find(app->admins, h)) != NULL) {
@@ -183,7 +184,7 @@ dispatch_admin_ok(struct app *app, struct evhttp_request *req)
 			log_info("event=admin_write admin=%s method=%s "
 			    "path=\"%.120s\"", who, dispatch_method_name(req),
 			    http_path(req));
-		return 1;
+		return who;
 	}
 	log_info("event=admin_unauthorized path=\"%.80s\" reason=%s",
 	    http_path(req), h ? "wrong_token" : "no_token");
@@ -192,7 +193,7 @@ dispatch_admin_ok(struct app *app, struct evhttp_request *req)
 	http_send_error(app->http, req, 401, "unauthorized", "the admin API "
 	    "needs 'Authorization: Bearer <admin token>' with a token of "
 	    "admin_token_file");
-	return 0;
+	return NULL;
 }
 
 /* What a load balancer or Prometheus asks of either port. */
@@ -284,6 +285,7 @@ dispatch_request(struct app *app, struct evhttp_request *req,
     const struct http_in *in)
 {
 	const struct route_match *m = &in->m;
+	struct route_match am;
 	struct http *h = app->http;
 	char client[CLIENTADDR_MAX];
 	const char *origin;
@@ -295,8 +297,13 @@ dispatch_request(struct app *app, struct evhttp_request *req,
 	}
 	if (!dispatch_port_ok(app, req, in))
 		return;
-	if (route_is_admin(in->path) && !dispatch_admin_ok(app, req))
-		return;
+	/* An admin route's handler learns who calls it (the trail). */
+	if (route_is_admin(in->path)) {
+		am = in->m;
+		if ((am.admin = dispatch_admin(app, req)) == NULL)
+			return;
+		m = &am;
+	}
 	origin = evhttp_find_header(evhttp_request_get_input_headers(req),
 	    "Origin");
 	if (in->rr == ROUTE_BAD_METHOD && m->method == RM_OPTIONS && origin &&

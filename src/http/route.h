@@ -37,6 +37,12 @@ struct route_match {
 	char queue[CONF_QUEUE_ID_MAX + 1];
 	char token[37];
 	char file[64];		/* ROUTE_ASSET */
+	/*
+	 * An admin route's caller: the admin's name (admins.c), set by
+	 * dispatch once the admin gate let it in, NULL elsewhere. Borrowed
+	 * for the handler's call only: a reload may free it after.
+	 */
+	const char *admin;
 };
 
 /* A short name of a route for metrics labels ("none" for ROUTE_NONE). */

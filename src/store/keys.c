@@ -107,6 +107,15 @@ keys_registry(char buf[KEYS_MAX], const char *prefix)
 }
 
 int
+keys_trail(char buf[KEYS_MAX], const char *prefix)
+{
+	if (!keys_valid_prefix(prefix))
+		return -1;
+	snprintf(buf, KEYS_MAX, "%s:trail", prefix);
+	return 0;
+}
+
+int
 keys_revoked(char *buf, size_t size, const char *prefix, const char *queue,
     const char *token)
 {

@@ -51,6 +51,12 @@ int keys_used(char buf[KEYS_USED_MAX], const char *prefix, const char *queue,
 /* Are kind and id as keys_used takes them? */
 int keys_valid_used(const char *kind, const char *id);
 
+/*
+ * <prefix>:trail, the admin writes of the installation, newest first, one
+ * JSON text each, the last 10,000 kept (lib.lua's trail_add).
+ */
+int keys_trail(char buf[KEYS_MAX], const char *prefix);
+
 /* <prefix>:{<queue>}:revoked:<token>: a pass that no longer admits. */
 int keys_revoked(char *buf, size_t size, const char *prefix,
     const char *queue, const char *token);

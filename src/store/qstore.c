@@ -71,6 +71,18 @@ qcall_script(struct qstore *qs, enum lua_script_id id, const char *queue,
 	return sc;
 }
 
+void
+qcall_trail(struct qstore *qs, struct script_call *sc, int key_slot,
+    int admin_slot, const char *admin)
+{
+	char trail[KEYS_MAX];
+
+	if (sc == NULL || keys_trail(trail, qs->prefix) == -1)
+		return;
+	script_set(sc, key_slot, trail);
+	script_set(sc, admin_slot, admin != NULL ? admin : "");
+}
+
 static long long
 mono_ms(void)
 {
@@ -425,9 +437,10 @@ static const struct {
 	    ADMIN_KICK_A_TOKEN, ADMIN_KICK_A_CHANNEL, ADMIN_KICK_A_LEEWAY_MS },
 };
 
-int
-qstore_end(struct qstore *qs, enum qs_end how, const char *queue,
-    const char *token, qs_end_cb *cb, void *arg)
+/* The call of ends[how] for token, NULL when out of memory. */
+static struct script_call *
+end_script(struct qstore *qs, enum qs_end how, const char *queue,
+    const char *token)
 {
 	char revoked[KEYS_MAX + 48];
 	struct queue_keys k;
@@ -442,8 +455,38 @@ qstore_end(struct qstore *qs, enum qs_end how, const char *queue,
 		script_set(sc, ends[how].channel, k.events);
 		script_set_num(sc, ends[how].leeway_ms, PASS_LEEWAY * 1000);
 	}
+	return sc;
+}
+
+static int
+end_eval(struct qstore *qs, enum qs_end how, const char *queue,
+    struct script_call *sc, qs_end_cb *cb, void *arg)
+{
 	return qcall_eval_flags(qs, qcall_new(qs, read_end, cb, arg,
 	    script_info(ends[how].id)->name, queue), sc, STORE_DURABLE);
+}
+
+int
+qstore_end(struct qstore *qs, enum qs_end how, const char *queue,
+    const char *token, qs_end_cb *cb, void *arg)
+{
+	return end_eval(qs, how, queue, end_script(qs, how, queue, token), cb,
+	    arg);
+}
+
+int
+qstore_kick(struct qstore *qs, const char *queue, const char *token,
+    const char *ticket, const char *admin, qs_end_cb *cb, void *arg)
+{
+	struct script_call *sc = end_script(qs, QS_KICK, queue, token);
+
+	if (sc != NULL) {
+		script_set(sc, ADMIN_KICK_A_QUEUE, queue);
+		script_set(sc, ADMIN_KICK_A_TICKET, ticket);
+		qcall_trail(qs, sc, ADMIN_KICK_K_TRAIL,
+		    ADMIN_KICK_A_ADMIN, admin);
+	}
+	return end_eval(qs, QS_KICK, queue, sc, cb, arg);
 }
 
 static void

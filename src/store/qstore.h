@@ -157,17 +157,28 @@ struct qs_put {
 	int npairs;
 	const struct queue_conf *q;
 	const char *seed, *commit;
+	const char *admin;	/* who, for the trail (admins.c's name) */
 };
 typedef void qs_config_cb(enum result r, const struct qconfig *config,
     const struct qschedule_fault *fault, void *arg);
 int qstore_put(struct qstore *qs, const char *queue, const struct qs_put *p,
     qs_config_cb *cb, void *arg);
 
-/* admin_state.lua: set state to, only from from (NULL: any). */
+/*
+ * The admin API's writes record themselves on the trail (<prefix>:trail)
+ * in the run that makes the change, with admin, the admin's name
+ * (admins.c): a refused call records nothing.
+ */
+
+/* admin_state.lua: set state to, only from from (NULL: any); verb is
+ * the trail's action (pause, resume, close, open). */
 typedef void qs_state_cb(enum result r, const char *before,
     const char *after, void *arg);
-int qstore_state(struct qstore *qs, const char *queue, const char *to,
-    const char *from, qs_state_cb *cb, void *arg);
+struct qs_state {
+	const char *to, *from, *verb, *admin;
+};
+int qstore_state(struct qstore *qs, const char *queue,
+    const struct qs_state *st, qs_state_cb *cb, void *arg);
 /* admin_notice.lua: set queue's notice to text ('': clear it); cb gets
  * the notice before and after ('' for none). */
 int qstore_notice(struct qstore *qs, const char *queue, const char *text,
@@ -184,12 +195,22 @@ int qstore_fail_open(struct qstore *qs, const char *queue, long seconds,
 
 /* admin_promote.lua: admit the next count now; the admitted, in order. */
 int qstore_promote(struct qstore *qs, const char *queue, long count,
-    qs_strings_cb *cb, void *arg);
+    const char *admin, qs_strings_cb *cb, void *arg);
 
 /* admin_drop.lua: the queue and every token in it. */
 typedef void qs_done_cb(enum result r, void *arg);
-int qstore_drop(struct qstore *qs, const char *queue, qs_done_cb *cb,
-    void *arg);
+int qstore_drop(struct qstore *qs, const char *queue, const char *admin,
+    qs_done_cb *cb, void *arg);
+
+/* admin_kick.lua: end token's place or session, as qstore_end; the trail
+ * names it by ticket (ticket.h), never by the token. */
+int qstore_kick(struct qstore *qs, const char *queue, const char *token,
+    const char *ticket, const char *admin, qs_end_cb *cb, void *arg);
+
+/* trail_read.lua: the trail's newest entries (limit at most), of queue
+ * only (NULL: of every queue); each a JSON text, newest first. */
+int qstore_trail(struct qstore *qs, const char *queue, long limit,
+    qs_strings_cb *cb, void *arg);
 
 /*
  * epoch.lua: the marker of Redis's data, written with fresh (a random

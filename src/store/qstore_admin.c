@@ -131,6 +131,8 @@ qstore_put(struct qstore *qs, const char *queue, const struct qs_put *p,
 	script_set(sc, ADMIN_PUT_A_QUEUE, queue);
 	script_set(sc, ADMIN_PUT_A_SEED, p->seed);
 	script_set(sc, ADMIN_PUT_A_COMMIT, p->commit);
+	qcall_trail(qs, sc, ADMIN_PUT_K_TRAIL, ADMIN_PUT_A_ADMIN,
+	    p->admin);
 	for (int i = 0; i < 2 * p->npairs; i++)
 		script_add(sc, ADMIN_PUT_A_PAIRS, p->pairs[i]);
 	conf_queue_fields(p->q, add_field, &f);
@@ -154,8 +156,8 @@ read_state(struct qcall *c, enum result r, const redisReply *rp)
 }
 
 int
-qstore_state(struct qstore *qs, const char *queue, const char *to,
-    const char *from, qs_state_cb *cb, void *arg)
+qstore_state(struct qstore *qs, const char *queue,
+    const struct qs_state *st, qs_state_cb *cb, void *arg)
 {
 	struct script_call *sc = script_call_new(LUA_ADMIN_STATE);
 	struct queue_keys k;
@@ -165,8 +167,12 @@ qstore_state(struct qstore *qs, const char *queue, const char *to,
 		return -1;
 	}
 	script_set(sc, ADMIN_STATE_K_CONFIG, k.config);
-	script_set(sc, ADMIN_STATE_A_TO, to);
-	script_set(sc, ADMIN_STATE_A_FROM, from ? from : "");
+	script_set(sc, ADMIN_STATE_A_TO, st->to);
+	script_set(sc, ADMIN_STATE_A_FROM, st->from ? st->from : "");
+	script_set(sc, ADMIN_STATE_A_QUEUE, queue);
+	script_set(sc, ADMIN_STATE_A_ACTION, st->verb);
+	qcall_trail(qs, sc, ADMIN_STATE_K_TRAIL, ADMIN_STATE_A_ADMIN,
+	    st->admin);
 	return qcall_eval(qs, qcall_new(qs, read_state, cb, arg, "admin_state",
 	    queue), sc);
 }
@@ -221,7 +227,7 @@ qstore_fail_open(struct qstore *qs, const char *queue, long seconds,
 
 int
 qstore_promote(struct qstore *qs, const char *queue, long count,
-    qs_strings_cb *cb, void *arg)
+    const char *admin, qs_strings_cb *cb, void *arg)
 {
 	struct queue_keys k;
 	struct script_call *sc;
@@ -232,6 +238,9 @@ qstore_promote(struct qstore *qs, const char *queue, long count,
 	if (sc != NULL) {
 		script_set(sc, ADMIN_PROMOTE_A_CHANNEL, k.events);
 		script_set_num(sc, ADMIN_PROMOTE_A_COUNT, count);
+		script_set(sc, ADMIN_PROMOTE_A_QUEUE, queue);
+		qcall_trail(qs, sc, ADMIN_PROMOTE_K_TRAIL,
+		    ADMIN_PROMOTE_A_ADMIN, admin);
 	}
 	if ((c = qcall_new(qs, qcall_read_strings, cb, arg, "admin_promote",
 	    queue)) != NULL)
@@ -251,7 +260,8 @@ read_done(struct qcall *c, enum result r, const redisReply *rp)
  * passes die with it; its draw's keys, so a queue made again under the
  * name draws anew; its console keys, so it starts without a history. */
 int
-qstore_drop(struct qstore *qs, const char *queue, qs_done_cb *cb, void *arg)
+qstore_drop(struct qstore *qs, const char *queue, const char *admin,
+    qs_done_cb *cb, void *arg)
 {
 	char registry[KEYS_MAX], dropped[KEYS_MAX];
 	struct queue_keys k;
@@ -276,6 +286,8 @@ qstore_drop(struct qstore *qs, const char *queue, qs_done_cb *cb, void *arg)
 		script_set(sc, ADMIN_DROP_A_QUEUE, queue);
 		script_set(sc, ADMIN_DROP_A_CHANNEL, k.events);
 		script_set_num(sc, ADMIN_DROP_A_LEEWAY_MS, PASS_LEEWAY * 1000);
+		qcall_trail(qs, sc, ADMIN_DROP_K_TRAIL,
+		    ADMIN_DROP_A_ADMIN, admin);
 	}
 	return qcall_eval(qs, qcall_new(qs, read_done, cb, arg, "admin_drop",
 	    queue), sc);

@@ -73,6 +73,14 @@ int qcall_command(struct qstore *qs, struct qcall *c, int argc,
     const char *const *argv);
 /* A reply not shaped as its script promises: logged, RESULT_ERROR. */
 enum result qcall_misshaped(struct qcall *c);
+/*
+ * An admin write's call sc records itself on the trail: its key
+ * (key_slot: the script's KEY trail) and the admin's name (admin_slot:
+ * its ARG admin; NULL: "").
+ */
+void qcall_trail(struct qstore *qs, struct script_call *sc,
+    int key_slot, int admin_slot, const char *admin);
+
 /* A list of strings: the reply, or its field c->list. */
 void qcall_read_strings(struct qcall *c, enum result r, const redisReply *rp);
 

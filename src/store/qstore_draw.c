@@ -238,15 +238,20 @@ qstore_draw_commit(struct qstore *qs, const char *queue,
 
 int
 qstore_draw_beacon(struct qstore *qs, const char *queue,
-    const char *beacon_hex, qs_draw_done_cb *cb, void *arg)
+    const char *beacon_hex, const char *admin, qs_draw_done_cb *cb,
+    void *arg)
 {
 	struct draw_keys dk;
 	struct script_call *sc;
 
 	sc = draw_script(qs, LUA_DRAW_BEACON, queue, DRAW_BEACON_K_CONFIG,
 	    DRAW_BEACON_K_DRAW, &dk);
-	if (sc != NULL)
+	if (sc != NULL) {
 		script_set(sc, DRAW_BEACON_A_BEACON, beacon_hex);
+		script_set(sc, DRAW_BEACON_A_QUEUE, queue);
+		qcall_trail(qs, sc, DRAW_BEACON_K_TRAIL,
+		    DRAW_BEACON_A_ADMIN, admin);
+	}
 	return qcall_eval(qs, qcall_new(qs, read_done, cb, arg, "draw_beacon",
 	    queue), sc);
 }

@@ -17,14 +17,17 @@
 --   series       the console's keys of the queue (keys.c's room_keys)
 --   joins
 --   waits
+--   trail        the trail (lib.lua's trail_add)
 -- ARGV:
 --   queue        the queue's name
 --   channel      the events channel
 --   leeway_ms    the leeway checkers allow a pass, in ms
+--   admin        the admin's name, for the trail ('drop', the state it had)
 -- Reply: { result }: { 'dropped' } or { 'no_queue' }
 if redis.call('EXISTS', K_config) == 0 then
   return { 'no_queue' }
 end
+local state = redis.call('HGET', K_config, 'state')
 local now = now_ms()
 local last = redis.call('ZRANGE', K_active, -1, -1, 'WITHSCORES')
 local ttl = math.max((tonumber(last[2]) or now) - now, 0) +
@@ -36,4 +39,6 @@ redis.call('UNLINK', K_config, K_seq, K_waiting, K_active, K_seen, K_stats,
   K_waits)
 redis.call('SREM', K_registry, A_queue)
 redis.call('PUBLISH', A_channel, event_dropped())
+trail_add(K_trail, A_admin, A_queue, 'drop',
+  { state = { state or cjson.null, cjson.null } })
 return { 'dropped' }

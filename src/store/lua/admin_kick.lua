@@ -5,10 +5,15 @@
 -- mean session and its slot goes to the next waiter at once.
 -- KEYS: the queue's seven (lib.lua), then
 --   revoked      the token's revoked key (keys.c)
+--   trail        the trail (lib.lua's trail_add)
 -- ARGV:
 --   token
 --   channel      the events channel
 --   leeway_ms    the leeway checkers allow a pass, in ms
+--   queue        the queue's name
+--   admin        the admin's name, for the trail
+--   ticket       the token's ticket (ticket.h), what the trail says of the
+--                token: never the token itself
 -- Reply: { result, was }: { 'removed', 'waiting' | 'active' }; or
 -- { 'no_queue' } / { 'gone' }
 local c = load_conf(K_config)
@@ -24,4 +29,6 @@ if not was then
 end
 redis.call('HINCRBY', K_stats, 'removed', 1)
 redis.call('PUBLISH', A_channel, event_gone('removed', { token }))
+trail_add(K_trail, A_admin, A_queue, 'kick', nil,
+  { ticket = A_ticket, was = was })
 return { 'removed', was }

@@ -9,16 +9,19 @@
 --   draw         the queue's draw (a hash): once the opening passed its
 --                opens_at and beacon_round are fixed
 --   waiting      the queue's line (the pre-queue's entrants)
+--   trail        the trail (lib.lua's trail_add)
 -- ARGV:
 --   queue        the queue's name
 --   seed         a fresh seed (hex), kept when the queue gets a schedule
 --                and has none yet
 --   commit       its commitment, hex(SHA-256(seed))
+--   admin        the admin's name, for the trail
 --   npairs       how many field/value pairs the caller gave
 --   pairs...     the pairs given: what changes in an existing queue
 --   fields...    every field with the given values over the defaults: a
 --                new queue's whole configuration
--- The hash's 'ver' moves (lib.lua's conf_version).
+-- The hash's 'ver' moves (lib.lua's conf_version). The trail records
+-- 'put' with each given key whose value changed, [before, after].
 -- Reply: { result, config }: { 'created' | 'updated', { field, value, ... }
 -- (the hash after) }; { 'draw_done' } or { 'draw_started' } (opens_at or
 -- beacon_round given once drawn, or once the opening passed);
@@ -64,6 +67,19 @@ if given.opens_at or given.prequeue_from or given.closes_at then
   end
 end
 
+-- The given keys whose value changes: { before, after } each.
+local function changed()
+  local out = {}
+  for k, v in pairs(given) do
+    local was = exists and redis.call('HGET', K_config, k) or nil
+    if was ~= v then
+      out[k] = { was or cjson.null, v }
+    end
+  end
+  return out
+end
+
+local changes = changed()
 local result = 'updated'
 local ver = conf_version(K_config)
 if not exists then
@@ -74,4 +90,5 @@ elseif #A_pairs > 0 then
 end
 draw_seed(K_draw, redis.call('HGET', K_config, 'opens_at'), A_seed, A_commit)
 redis.call('SADD', K_registry, A_queue)
+trail_add(K_trail, A_admin, A_queue, 'put', changes)
 return { result, redis.call('HGETALL', K_config) }

@@ -3,8 +3,11 @@
 -- the draw; the same value again is harmless.
 -- KEYS: the queue's seven (lib.lua), then
 --   draw         the draw's hash
+--   trail        the trail (lib.lua's trail_add)
 -- ARGV:
 --   beacon       the beacon, hex (checked by the daemon)
+--   queue        the queue's name
+--   admin        the admin's name, for the trail ('beacon', the value)
 -- Reply: { 'ok' }, { 'not_due' } (before the opening, or no beacon_round
 -- announced, or another beacon already taken), { 'draw_done' },
 -- { 'none' } (no schedule) or { 'no_queue' }
@@ -24,4 +27,5 @@ if c.beacon_round == '' or now_ms() < c.opens_at or
   return { 'not_due' }
 end
 redis.call('HSET', K_draw, 'beacon', A_beacon)
+trail_add(K_trail, A_admin, A_queue, 'beacon', nil, { beacon = A_beacon })
 return { 'ok' }

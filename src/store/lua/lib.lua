@@ -448,3 +448,21 @@ local function use_queue(q)
   K_config, K_seq, K_waiting, K_active, K_seen, K_stats, K_tick =
     q.config, q.seq, q.waiting, q.active, q.seen, q.stats, q.tick
 end
+
+-- The trail (<prefix>:trail): every admin write, newest first, one JSON
+-- text each, recorded by the script that makes the change and in the same
+-- run, so a refused call records nothing. A script that records takes
+-- KEY trail and ARG admin (the admin's name, from the daemon's
+-- admin_token_file) and calls trail_add(K_trail, A_admin, queue, action,
+-- changes, detail): changes maps a key to { before, after } (cjson.null
+-- when absent), detail what else says what happened; either may be nil.
+-- No secret goes in: no token, no seed before the draw. One function, its
+-- bound inside: each closure of lib.lua is made on every run of every
+-- script, a join's too (bench/scripts).
+local function trail_add(key, admin, queue, action, changes, detail)
+  local max = 10000	-- entries kept (doc/design.md: its size in bytes)
+  redis.call('LPUSH', key, cjson.encode({ at = now_ms(), admin = admin,
+    queue = queue, action = action, changes = changes or {},
+    detail = detail or {} }))
+  redis.call('LTRIM', key, 0, max - 1)
+end
