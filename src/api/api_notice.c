@@ -97,7 +97,7 @@ api_admin_notice(struct app *app, struct evhttp_request *req,
 		return;
 	if ((c = api_call_new(app, req, m->queue, NULL)) != NULL)
 		api_call_sent(c, qstore_notice(app->qstore, c->queue,
-		    text ? text : "", notice_done, c));
+		    text ? text : "", m->admin, notice_done, c));
 	free(text);
 }
 
@@ -178,5 +178,5 @@ api_admin_fail_open(struct app *app, struct evhttp_request *req,
 		return;
 	if ((c = api_call_new(app, req, m->queue, NULL)) != NULL)
 		api_call_sent(c, qstore_fail_open(app->qstore, c->queue, secs,
-		    fail_open_done, c));
+		    m->admin, fail_open_done, c));
 }

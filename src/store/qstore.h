@@ -182,7 +182,7 @@ int qstore_state(struct qstore *qs, const char *queue,
 /* admin_notice.lua: set queue's notice to text ('': clear it); cb gets
  * the notice before and after ('' for none). */
 int qstore_notice(struct qstore *qs, const char *queue, const char *text,
-    qs_state_cb *cb, void *arg);
+    const char *admin, qs_state_cb *cb, void *arg);
 /*
  * admin_fail_open.lua: fail open for seconds from now (0: end it now);
  * cb gets the mode now, until when (unix s; 0 once ended) and the mode
@@ -191,7 +191,7 @@ int qstore_notice(struct qstore *qs, const char *queue, const char *text,
 typedef void qs_fail_open_cb(enum result r, const char *mode,
     long long until, const char *previous, void *arg);
 int qstore_fail_open(struct qstore *qs, const char *queue, long seconds,
-    qs_fail_open_cb *cb, void *arg);
+    const char *admin, qs_fail_open_cb *cb, void *arg);
 
 /* admin_promote.lua: admit the next count now; the admitted, in order. */
 int qstore_promote(struct qstore *qs, const char *queue, long count,

@@ -179,7 +179,7 @@ qstore_state(struct qstore *qs, const char *queue,
 
 int
 qstore_notice(struct qstore *qs, const char *queue, const char *text,
-    qs_state_cb *cb, void *arg)
+    const char *admin, qs_state_cb *cb, void *arg)
 {
 	struct script_call *sc = script_call_new(LUA_ADMIN_NOTICE);
 	struct queue_keys k;
@@ -190,6 +190,8 @@ qstore_notice(struct qstore *qs, const char *queue, const char *text,
 	}
 	script_set(sc, ADMIN_NOTICE_K_CONFIG, k.config);
 	script_set(sc, ADMIN_NOTICE_A_TEXT, text);
+	script_set(sc, ADMIN_NOTICE_A_QUEUE, queue);
+	qcall_trail(qs, sc, ADMIN_NOTICE_K_TRAIL, ADMIN_NOTICE_A_ADMIN, admin);
 	return qcall_eval(qs, qcall_new(qs, read_state, cb, arg,
 	    "admin_notice", queue), sc);
 }
@@ -212,15 +214,19 @@ read_fail_open(struct qcall *c, enum result r, const redisReply *rp)
 
 int
 qstore_fail_open(struct qstore *qs, const char *queue, long seconds,
-    qs_fail_open_cb *cb, void *arg)
+    const char *admin, qs_fail_open_cb *cb, void *arg)
 {
 	struct queue_keys k;
 	struct script_call *sc;
 
 	sc = qcall_script(qs, LUA_ADMIN_FAIL_OPEN, queue,
 	    ADMIN_FAIL_OPEN_K_CONFIG, &k);
-	if (sc != NULL)
+	if (sc != NULL) {
 		script_set_num(sc, ADMIN_FAIL_OPEN_A_SECONDS, seconds);
+		script_set(sc, ADMIN_FAIL_OPEN_A_QUEUE, queue);
+		qcall_trail(qs, sc, ADMIN_FAIL_OPEN_K_TRAIL,
+		    ADMIN_FAIL_OPEN_A_ADMIN, admin);
+	}
 	return qcall_eval(qs, qcall_new(qs, read_fail_open, cb, arg,
 	    "admin_fail_open", queue), sc);
 }

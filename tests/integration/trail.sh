@@ -3,7 +3,8 @@
 #
 # trail.sh: the trail of admin writes (<prefix>:trail, GET
 # /v1/admin/audit, waitroomctl audit). Two admins, alice and bob: each
-# write (PUT, pause, resume, close, open, promote, kick, beacon, DELETE)
+# write (PUT, pause, resume, close, open, promote, kick, beacon, notice,
+# fail-open, DELETE)
 # is recorded once with its admin, queue, action and what it changed,
 # before and after; a refused write (a bad value, draw_started, no such
 # queue) records nothing; the list keeps the newest 10,000; ?queue and
@@ -151,6 +152,43 @@ newest '?limit=1'
 check_jq '.entries[0] | .admin == "bob" and .queue == "sched" and
     .action == "beacon" and .detail == {"beacon":"00ff"}' \
     "beacon: bob, the value"
+
+# The message to everyone waiting, and fail-open (on a queue of their
+# own, so that line's entries below stay as they are).
+as alice PUT /v1/admin/queues/msg '{"mode":"rate","batch":1,"interval":600}'
+check_status 201 "alice creates msg"
+as alice PUT /v1/admin/queues/msg/notice '{"text":"Doors at 10"}'
+check_status 200 "alice sets a notice"
+newest '?limit=1'
+check_jq '.entries[0] | .admin == "alice" and .queue == "msg" and
+    .action == "notice" and .changes == {"notice":[null,"Doors at 10"]}' \
+    "notice: alice, none before, the text after"
+as bob DELETE /v1/admin/queues/msg/notice
+check_status 200 "bob clears it"
+newest '?limit=1'
+check_jq '.entries[0] | .admin == "bob" and .action == "notice" and
+    .changes == {"notice":["Doors at 10",null]}' "... recorded: the text before, none after"
+N=$(trail_len)
+as bob PUT /v1/admin/queues/msg/notice '{"text":""}'
+check_error 400 bad_request "an empty notice: 400"
+as bob DELETE /v1/admin/queues/msg/fail-open
+check_error 409 not_failing_open "ending a fail-open that is not on: 409"
+check_eq "$(trail_len)" "$N" "... neither recorded anything"
+as alice POST /v1/admin/queues/msg/fail-open '{"minutes":5}'
+check_status 200 "alice fails the queue open for 5 minutes"
+UNTIL=$(json .until)
+newest '?limit=1'
+check_jq '.entries[0] | .admin == "alice" and .action == "fail_open" and
+    .changes.mode == ["rate","passthrough"] and
+    .changes.fail_open_until == [null,"'"$UNTIL"'"] and
+    .detail == {"seconds":300}' "fail_open: alice, the mode and the end"
+as bob DELETE /v1/admin/queues/msg/fail-open
+check_status 200 "bob ends it"
+newest '?limit=1'
+check_jq '.entries[0] | .admin == "bob" and .action == "fail_open" and
+    .changes.mode == ["passthrough","rate"] and
+    .changes.fail_open_until == ["'"$UNTIL"'",null]' \
+    "... recorded: back to rate, no end any more"
 
 as alice DELETE /v1/admin/queues/fresh
 check_status 204 "alice drops a queue"

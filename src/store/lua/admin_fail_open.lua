@@ -5,10 +5,13 @@
 -- the end, keeps the mode to return to. seconds = 0 ends it now (DELETE).
 -- A scheduled queue admits nobody before its draw is done: no fail-open.
 -- The mode change moves the hash's 'ver' (lib.lua's conf_version).
--- KEYS: the queue's seven (lib.lua)
+-- KEYS: the queue's seven (lib.lua), then
+--   trail        the trail (lib.lua's trail_add)
 -- ARGV:
 --   seconds      how long from now (Redis time), or 0 to end it
--- Reply: { 'ok', mode, until, previous_mode } (until 0 and previous_mode
+--   queue        the queue's name, for the trail
+--   admin        who asked, for the trail
+-- Reply: { 'ok', mode, until, previous } (until 0 and previous
 -- '' once ended), { 'no_queue' }, { 'draw_pending' } or
 -- { 'not_failing_open' } (seconds 0 when it was not on)
 local c = load_conf(K_config)
@@ -24,6 +27,9 @@ if seconds == 0 then
   local mode = c.fail_open_prev or DEFAULT_mode
   redis.call('HSET', K_config, 'mode', mode, 'ver', conf_version(K_config))
   redis.call('HDEL', K_config, 'fail_open_until', 'fail_open_prev')
+  trail_add(K_trail, A_admin, A_queue, 'fail_open', {
+    mode = { c.mode, mode },
+    fail_open_until = { tostring(c.fail_open_until), cjson.null } })
   return { 'ok', mode, 0, '' }
 end
 if draw_holds(c, now) then
@@ -36,4 +42,8 @@ end
 local untl = math.floor(now / 1000) + seconds
 redis.call('HSET', K_config, 'mode', 'passthrough', 'fail_open_until', untl,
   'fail_open_prev', prev, 'ver', conf_version(K_config))
+trail_add(K_trail, A_admin, A_queue, 'fail_open', {
+  mode = { c.mode, 'passthrough' },
+  fail_open_until = { c.fail_open_until > 0 and tostring(c.fail_open_until)
+    or cjson.null, tostring(untl) } }, { seconds = seconds })
 return { 'ok', 'passthrough', untl, prev }

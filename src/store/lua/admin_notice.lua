@@ -5,8 +5,11 @@
 -- was checked by the daemon (1 to 280 characters, no control characters).
 -- KEYS:
 --   config       the queue's configuration hash
+--   trail        the trail (lib.lua's trail_add)
 -- ARGV:
 --   text         the notice, '' to clear it
+--   queue        the queue's name, for the trail
+--   admin        who asked, for the trail
 -- Reply: { 'ok', notice before, notice after } ('' for none) or
 -- { 'no_queue' }
 if not redis.call('HGET', K_config, 'state') then
@@ -18,4 +21,7 @@ if A_text == '' then
 else
   redis.call('HSET', K_config, 'notice', A_text)
 end
+trail_add(K_trail, A_admin, A_queue, 'notice', { notice = {
+  before ~= '' and before or cjson.null,
+  A_text ~= '' and A_text or cjson.null } })
 return { 'ok', before, A_text }
