@@ -33,14 +33,6 @@ wait_ready || bail "the daemon is ready" "$(wr_last)"
 PUBLIC=$WR_BASE
 ADMIN=http://127.0.0.1:$APORT
 
-# on_admin CMD...: run CMD with WR_BASE on the admin port.
-on_admin() {
-	local keep=$WR_BASE
-	WR_BASE=$ADMIN
-	"$@"
-	WR_BASE=$keep
-}
-
 join line
 check_status 201 "setup: a visitor joins on the public port"
 T1=$TOKEN

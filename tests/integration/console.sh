@@ -47,14 +47,6 @@ wait_ready || bail "the daemon is ready" "$(wr_last)"
 PUBLIC=$WR_BASE
 ADMIN=http://127.0.0.1:$APORT
 
-# on_admin CMD...: run CMD with WR_BASE on the admin port.
-on_admin() {
-	local keep=$WR_BASE
-	WR_BASE=$ADMIN
-	"$@"
-	WR_BASE=$keep
-}
-
 # console_headers WHAT: the console's headers on the last answer.
 console_headers() {
 	check_header Content-Security-Policy "$CSP" "$1: the console's CSP, exactly"

@@ -974,6 +974,17 @@ body() {
 	fi
 }
 
+# ---- the admin port (admin_listen) ------------------------------------------
+
+# on_admin CMD...: run CMD (http, admin, ...) with WR_BASE on the admin
+# port, $ADMIN (http://127.0.0.1:PORT of admin_listen), then back.
+on_admin() {
+	local keep=$WR_BASE
+	WR_BASE=$ADMIN
+	"$@"
+	WR_BASE=$keep
+}
+
 # ---- more instances ---------------------------------------------------------
 
 # start_more_waitroomd NAME CONF [ARG...]: one more waitroomd on the private

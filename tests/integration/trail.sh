@@ -42,12 +42,10 @@ ADMIN=http://127.0.0.1:$APORT
 
 # as NAME METHOD PATH [BODY]: an admin call on the admin port as NAME.
 as() {
-	local who=$1 keep=$WR_BASE tok
+	local who=$1 tok
 	shift
 	[ "$who" = alice ] && tok=$ALICE || tok=$BOB
-	WR_BASE=$ADMIN
-	http "$1" "$2" "${3-}" -H "Authorization: Bearer $tok"
-	WR_BASE=$keep
+	on_admin http "$1" "$2" "${3-}" -H "Authorization: Bearer $tok"
 }
 
 # newest [QUERY]: GET /v1/admin/audit as alice; BODY is the answer.
