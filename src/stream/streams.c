@@ -166,20 +166,28 @@ stream_slow(struct streams *b, struct stream *st)
 }
 
 /*
- * Send event with the JSON text data (freed here; NULL when out of memory
- * sends nothing); 0, or -1 if st was closed.
+ * Send event with the JSON text data (NULL when out of memory sends
+ * nothing); 0, or -1 if st was closed.
  */
+static int
+stream_send_text(struct streams *b, struct stream *st, const char *event,
+    const char *data)
+{
+	if (data && sse_event(st, event, data,
+	    (size_t)b->app->conf->stream_buffer) == -1) {
+		stream_slow(b, st);
+		return -1;
+	}
+	return 0;
+}
+
+/* The same, and data (NULL: out of memory, nothing sent) is freed. */
 static int
 stream_send(struct streams *b, struct stream *st, const char *event,
     char *data)
 {
-	int rc = 0;
+	int rc = stream_send_text(b, st, event, data);
 
-	if (data && sse_event(st, event, data,
-	    (size_t)b->app->conf->stream_buffer) == -1) {
-		stream_slow(b, st);
-		rc = -1;
-	}
 	free(data);
 	return rc;
 }
@@ -377,17 +385,20 @@ streams_notice_send(struct streams *b, int q, const char *notice)
 {
 	json_t *o = json_pack("{s:s,s:s?}", "queue", b->queues[q].name,
 	    "notice", notice);
+	char *data = o ? json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII) :
+	    NULL;
 
-	for (size_t i = 0; o && i < b->streams.size; i++) {
+	/* One text for every stream of the queue, written once. */
+	for (size_t i = 0; data && i < b->streams.size; i++) {
 		struct stream *st, *next;
 
 		for (st = b->streams.bucket[i]; st; st = next) {
 			next = st->hnext;
 			if (st->queue == q)
-				stream_send(b, st, "notice", json_dumps(o,
-				    JSON_COMPACT | JSON_ENSURE_ASCII));
+				stream_send_text(b, st, "notice", data);
 		}
 	}
+	free(data);
 	json_decref(o);
 }
 
