@@ -124,21 +124,27 @@ dispatch_preflight(struct app *app, struct evhttp_request *req,
 	http_send_empty(app->http, req, 204);
 }
 
-/*
- * Where Authorization is read (the admin gate, /v1/check): one header at
- * most. evhttp_find_header would take the first of two, and a proxy in
- * front may pass on or check the other. Returns 1 when the request may go
- * on, else answers 400.
- */
+/* How many Authorization headers the request carries. */
 static int
-dispatch_one_authorization(struct app *app, struct evhttp_request *req)
+dispatch_authorizations(struct evhttp_request *req)
 {
 	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
 	int n = 0;
 
 	for (struct evkeyval *h = in->tqh_first; h; h = h->next.tqe_next)
 		n += strcasecmp(h->key, "Authorization") == 0;
-	if (n <= 1)
+	return n;
+}
+
+/*
+ * /v1/check reads one Authorization header at most: evhttp_find_header
+ * would take the first of two, and a proxy in front may pass on or check
+ * the other. Returns 1 when the request may go on, else answers 400.
+ */
+static int
+dispatch_one_authorization(struct app *app, struct evhttp_request *req)
+{
+	if (dispatch_authorizations(req) <= 1)
 		return 1;
 	http_send_error(app->http, req, 400, "bad_request", "two "
 	    "Authorization headers: send one");
@@ -158,15 +164,17 @@ dispatch_method_name(struct evhttp_request *req)
 }
 
 /*
- * The admin gate: 404 when the admin API is off, 400 with two
- * Authorization headers, 401 without an admin's token. Returns the
+ * The admin gate: 404 when the admin API is off, 401 without an admin's
+ * token or with two Authorization headers (whichever holds the token: a
+ * proxy in front may have checked the other). Returns the
  * admin's name (app->admins') when the request may go on, else NULL; a
  * write is logged with the name.
  */
 static const char *
 dispatch_admin(struct app *app, struct evhttp_request *req)
 {
-	const char *h, *who;
+	const char *h, *who = NULL;
+	int n = dispatch_authorizations(req);
 
 	if (app->admins == NULL) {
 		http_send_error(app->http, req, 404, "not_found", "no such "
@@ -174,11 +182,9 @@ dispatch_admin(struct app *app, struct evhttp_request *req)
 		    "configured)");
 		return NULL;
 	}
-	if (!dispatch_one_authorization(app, req))
-		return NULL;
 	h = evhttp_find_header(evhttp_request_get_input_headers(req),
 	    "Authorization");
-	if ((who = admins_find(app->admins, h)) != NULL) {
+	if (n <= 1 && (who = admins_find(app->admins, h)) != NULL) {
 		if (evhttp_request_get_command(req) != EVHTTP_REQ_GET &&
 		    evhttp_request_get_command(req) != EVHTTP_REQ_HEAD)
 			log_info("event=admin_write admin=%s method=%s "
@@ -187,11 +193,12 @@ dispatch_admin(struct app *app, struct evhttp_request *req)
 		return who;
 	}
 	log_info("event=admin_unauthorized path=\"%.80s\" reason=%s",
-	    http_path(req), h ? "wrong_token" : "no_token");
+	    http_path(req), n > 1 ? "two_tokens" : h ? "wrong_token" :
+	    "no_token");
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "WWW-Authenticate", "Bearer realm=\"waitroom admin\"");
 	http_send_error(app->http, req, 401, "unauthorized", "the admin API "
-	    "needs 'Authorization: Bearer <admin token>' with a token of "
+	    "needs one 'Authorization: Bearer <admin token>' with a token of "
 	    "admin_token_file");
 	return NULL;
 }

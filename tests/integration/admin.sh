@@ -89,14 +89,14 @@ check_eq "$(grep -F -- "$secret" "$WR_TMP/waitroomd.log")" "" \
 http PUT /v1/admin/queues/twice '{"batch": 1}' \
     -H "Authorization: Bearer $ADMIN_TOKEN" \
     -H "Authorization: Bearer ${ADMIN_TOKEN%?}x"
-check_error 400 bad_request "two Authorization headers, the right one first: 400"
+check_error 401 unauthorized "two Authorization headers, the right one first: 401"
 check_contains "$(json .error.message)" Authorization "... naming the header"
 http GET /v1/queues/twice
 check_error 404 queue_not_found "... and the queue is not created"
 http DELETE /v1/admin/queues/line '' \
     -H "Authorization: Bearer ${ADMIN_TOKEN%?}x" \
     -H "Authorization: Bearer $ADMIN_TOKEN"
-check_error 400 bad_request "two Authorization headers, the right one second: 400"
+check_error 401 unauthorized "two Authorization headers, the right one second: 401"
 http GET /v1/queues/line
 check_json .state paused "... and the queue is still there"
 

@@ -82,7 +82,7 @@ on "$ADMIN" http GET /v1/admin/events '' \
 check_error 401 unauthorized "the feed with a wrong token -> 401"
 on "$ADMIN" admin GET /v1/admin/events '' \
     -H "Authorization: Bearer $ADMIN_TOKEN"
-check_error 400 bad_request "the feed with two Authorization headers -> 400"
+check_error 401 unauthorized "the feed with two Authorization headers -> 401"
 on "$PUBLIC" admin GET /v1/admin/events
 check_error 404 not_found "the feed on the public port, with admin_listen set -> 404"
 on "$ADMIN" admin HEAD /v1/admin/events '' -I
