@@ -4,11 +4,10 @@ tests/integration/console.sh started. Prints one line per check, "PASS
 what" or "FAIL what<TAB>why", which the wrapper turns into TAP.
 
 Environment: WR_BASE (the public port), ADMIN_URL (admin_listen),
-ADMIN_TOKEN (alice's), NOTICE and FAIL_OPEN (the status of PUT .../notice and POST
-.../fail-open), AUDIT (the status of GET
-/v1/admin/audit), REDIS_PORT, CHROMIUM, ARTIFACTS, PROFILE.
-The queues (see console.sh): `line` and `spare`, open, admitting nobody
-by themselves (interval 600)."""
+ADMIN_TOKEN (alice's), B_URL and B_PID (a second instance on the same
+Redis, which the test kills), REDIS_PORT, CHROMIUM, ARTIFACTS, PROFILE.
+The queues (see console.sh): `line`, `spare` and `sale`, open, admitting
+nobody by themselves (interval 600)."""
 
 import json
 import os
@@ -104,6 +103,18 @@ def keyboard(page):
           '... Escape closes it and the queue stays open', summary)
 
 
+def waiting_page(b, pages, base, queue):
+    """A visitor's waiting page for queue (joined by the page itself),
+    once its stream is live."""
+    p = b.new_page(width=600, height=700)
+    pages.append(p)
+    p.goto(base + '/q/' + queue)
+    check(p.wait('document.getElementById("wr-live") && document.'
+                 'getElementById("wr-live").dataset.conn === "live"', 5),
+          'a visitor\'s waiting page on %s is live' % base.split('/')[-1])
+    return p
+
+
 def control(page, queue, selector, fill=None, secs=5):
     """Use a queue's control (filling its form's fields), then confirm in
     the page's dialog; the result line's text once it changed."""
@@ -196,7 +207,7 @@ def stale_token(b, pages, t):
     check(page.eval('sessionStorage.length') == 0, '... and forgets it')
 
 
-def controls(page, t):
+def controls(b, pages, page, t):
     r = control(page, 'line', '[data-act=pause]')
     check(r == t['done'].replace('{q}', 'line').replace('{a}', t['pause']),
           'pause from the page: it says done', r)
@@ -243,53 +254,59 @@ def controls(page, t):
           'a beacon for a queue without a draw: the page shows the '
           'server\'s refusal', r)
 
+    visitor = waiting_page(b, pages, BASE, 'line')
+    start = time.monotonic()
     r = control(page, 'line', '[data-form=notice] [type=submit]',
                 {'text': 'Back in 5 minutes'})
-    if os.environ.get('NOTICE') == '200':
-        check(r == t['done'].replace('{q}', 'line').replace(
-            '{a}', t['notice_set']), 'a notice from the page: it says done',
-            r)
-        st, j = public('GET', '/v1/queues/line/tokens/' + waiter)
-        check(j and j.get('notice') == 'Back in 5 minutes',
-              '... and a waiter\'s status carries it', j)
-    else:
-        check(r and r.startswith('line: ' + t['notice_set'] + ': ') and
-              'no such path' in r, 'a notice, the server lacking it: the '
-              'page shows the server\'s message', r)
+    check(r == t['done'].replace('{q}', 'line').replace(
+        '{a}', t['notice_set']), 'a notice from the page: it says done', r)
+    shown = visitor.wait('(function(){var e=document.getElementById('
+                         '"wr-notice");return !!e && e.offsetHeight > 0 && '
+                         'e.textContent.indexOf("Back in 5 minutes") >= 0;'
+                         '})()', 3)
+    took = time.monotonic() - start
+    check(shown and took < 2, '... and it appears on an open waiting page '
+          'within 2 s of the click (%.2f s)' % took)
+    st, j = public('GET', '/v1/queues/line/tokens/' + waiter)
+    check(j and j.get('notice') == 'Back in 5 minutes',
+          '... and a waiter\'s status carries it', j)
+
+    r = control(page, 'sale', '[data-form=fail_open] [type=submit]',
+                {'minutes': 1})
+    opened = time.monotonic()
+    check(r == t['done'].replace('{q}', 'sale').replace(
+        '{a}', t['failopen']), 'fail-open for a minute from the page: '
+        'it says done', r)
+    st, j = public('POST', '/v1/queues/sale/tokens', {})
+    check(st == 201 and j.get('status') == 'active' and
+          j.get('active_until'), '... and a new join is admitted at once',
+          (st, j))
+    check(page.wait('!document.querySelector("[data-queue=sale] '
+                    '[data-f=fail_open]").hidden', 3),
+          '... and the card counts it down')
 
     r = control(page, 'spare', '[data-form=fail_open] [type=submit]',
                 {'minutes': 1})
-    if os.environ.get('FAIL_OPEN') == '200':
-        check(r == t['done'].replace('{q}', 'spare').replace(
-            '{a}', t['failopen']), 'fail-open for a minute from the page: '
-            'it says done', r)
-        st, j = public('POST', '/v1/queues/spare/tokens', {})
-        check(st in (200, 201) and j.get('status') == 'active',
-              '... and a new join is admitted at once', (st, j))
-        check(page.wait('!document.querySelector("[data-queue=spare] '
-                        '[data-f=fail_open]").hidden', 3),
-              '... and the card counts it down')
-    else:
-        check(r and r.startswith('spare: ' + t['failopen'] + ': ') and
-              'no such path' in r, 'fail-open, the server lacking it: the '
-              'page shows the server\'s message', r)
+    check(r == t['done'].replace('{q}', 'spare').replace(
+        '{a}', t['failopen']), 'fail-open on a second queue', r)
     r = control(page, 'spare', '[data-act=fail_open_end]')
-    check(r and r.startswith('spare: ' + t['failopen_end'] + ': '),
-          'end fail-open from the page: it says how it went', r)
+    check(r == t['done'].replace('{q}', 'spare').replace(
+        '{a}', t['failopen_end']), 'end fail-open from the page: it says '
+        'done', r)
+    st, j = public('POST', '/v1/queues/spare/tokens', {})
+    check(st == 201 and j.get('status') == 'waiting',
+          '... and a join waits again', (st, j))
+    return opened
 
 
 def trail(page, t):
-    if os.environ.get('AUDIT') == '200':
+    for action in ('pause', 'promote', 'notice', 'fail_open'):
         ok = page.wait('[].some.call(document.querySelectorAll('
                        '"#c-trail tbody tr"), function (r) {'
                        'return /alice/.test(r.textContent) && '
-                       '/pause/.test(r.textContent); })', 5)
-        check(ok, 'the trail lists the pause with its admin, alice')
-    else:
-        note = page.wait('document.getElementById("c-trail-note")'
-                         '.textContent', 5)
-        check(note and 'no such path' in note, 'the trail, the server '
-              'lacking it: the page shows the server\'s message', note)
+                       'r.textContent.indexOf(%s) >= 0; })' % js(action), 5)
+        check(ok, 'the trail lists the %s with its admin, alice' % action,
+              text(page, '#c-trail tbody'))
 
 
 def figure(page, queue, name):
@@ -303,9 +320,10 @@ def live(page, t):
     check(page.wait('document.getElementById("c-conn")'
                     '.getAttribute("data-conn") === "live"', 5),
           'the feed is open: the page says live')
-    page.wait('/^[0-9]+$/.test(document.querySelector("[data-queue=spare] '
-              '[data-f=waiting]").textContent)', 3)
-    before = int(figure(page, 'spare', 'waiting'))
+    st, summary = public('GET', '/v1/queues/spare')
+    before = summary['waiting']
+    page.wait('document.querySelector("[data-queue=spare] [data-f=waiting]")'
+              '.textContent === "%d"' % before, 3)
     for _ in range(3):
         public('POST', '/v1/queues/spare/tokens', {})
     start = time.monotonic()
@@ -318,7 +336,7 @@ def live(page, t):
 
     rows = page.eval('document.querySelectorAll("#c-instances tbody tr")'
                      '.length')
-    check(rows == 1, 'the one instance is listed', rows)
+    check(rows == 2, 'both instances are listed', rows)
     role = page.eval('document.querySelector("#c-redis [data-f=role]")'
                      '.textContent')
     check(role == 'master', 'Redis is shown as master', role)
@@ -345,6 +363,61 @@ def live(page, t):
     check(gone, '... and goes once Redis has room again')
 
 
+def instance_rows(page):
+    """The console's instances table: [[id, streams], ...], a missing one's
+    id with its mark."""
+    return page.eval('[].map.call(document.querySelectorAll("#c-instances '
+                     'tbody tr"), function (r) { return [r.cells[0]'
+                     '.textContent, r.cells[1].textContent, r.className]; })')
+
+
+def two_instances(b, pages, page, t):
+    """A second instance on the same Redis: the console on the first shows
+    both instances' streams; the second killed is shown missing within
+    3 s."""
+    waiting_page(b, pages, os.environ['B_URL'], 'spare')
+    both = page.wait('(function(){var r=document.querySelectorAll('
+                     '"#c-instances tbody tr");return r.length === 2 && '
+                     '[].every.call(r, function (x) { return +x.cells[1]'
+                     '.textContent >= 1 && !x.className; });})()', 5)
+    check(both, 'two instances: the console shows both, each with its '
+          'open stream', instance_rows(page))
+    os.kill(int(os.environ['B_PID']), 9)
+    start = time.monotonic()
+    gone = page.wait('[].filter.call(document.querySelectorAll("#c-instances '
+                     'tbody tr"), function (x) { return x.className === '
+                     '"missing"; }).length === 1 && document.getElementById('
+                     '"c-alerts").textContent.indexOf(%s) >= 0' %
+                     js(t['alert_missing'].split('{i}')[-1]), 4)
+    took = time.monotonic() - start
+    check(gone and took <= 3, 'the second instance killed: shown missing, '
+          'with its alert, within 3 s (%.1f s)' % took, instance_rows(page))
+
+
+def fail_open_ends(page, opened):
+    """The minute of fail-open on sale runs out: the card's countdown goes,
+    the queue has its mode again and a join waits."""
+    left = opened + 60 - time.monotonic()
+    ended = page.wait('document.querySelector("[data-queue=sale] '
+                      '[data-f=fail_open]").hidden', max(left, 0) + 5)
+    check(ended and time.monotonic() - opened >= 59, 'the minute of '
+          'fail-open runs out: the countdown leaves the card (%.0f s)' %
+          (time.monotonic() - opened))
+    deadline = time.monotonic() + 5
+    while True:
+        st, j = public('POST', '/v1/queues/sale/tokens', {})
+        if j.get('status') == 'waiting' or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    check(st == 201 and j.get('status') == 'waiting', '... and the queue is '
+          'back in its mode: a join waits', (st, j))
+    st, q = public('GET', '/v1/admin/queues/sale', base=ADMIN,
+                   headers={'Authorization': 'Bearer ' + TOKEN})
+    check(q and q.get('config', {}).get('mode') == 'rate' and
+          not q.get('fail_open_until'), '... and the admin API says mode '
+          'rate, no fail-open', q)
+
+
 def contract_calls(b):
     """The calls the controls made are the contract's, with the token."""
     made = set()
@@ -369,9 +442,10 @@ def run(b, pages):
     page, t = login(b, pages)
     stale_token(b, pages, t)
     keyboard(page)
-    controls(page, t)
+    opened = controls(b, pages, page, t)
     trail(page, t)
     live(page, t)
+    two_instances(b, pages, page, t)
     contract_calls(b)
     page.eval('document.activeElement.blur(); window.scrollTo(0, 0); '
               'document.querySelectorAll("details").forEach(function (d) '
@@ -412,6 +486,7 @@ def run(b, pages):
         for s, m, p in list(b.events)
         if m == 'Runtime.consoleAPICalled' and p.get('type') == 'warning']
     check(not warnings, 'no warning in the browser console', warnings[:3])
+    fail_open_ends(page, opened)
 
 
 def main():

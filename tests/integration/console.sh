@@ -10,7 +10,12 @@
 # a refusal shows the server's message, and the token is in no URL, no
 # cookie and no line of the daemon's log; and from the live feed, joins
 # show in the waiting count within 2 s, the charts come back from the
-# history after a reload, and Redis at maxmemory raises its alert.
+# history after a reload, and Redis at maxmemory raises its alert; a
+# notice set from the page appears on an open waiting page within 2 s;
+# fail-open for a minute admits a join at once and the queue returns to
+# its mode when the minute is over; with a second instance on the same
+# Redis both instances' streams are shown, and the second, killed, is
+# shown missing within 3 s.
 # Its screenshot goes to tests/browser/artifacts/console.png of the build
 # tree.
 
@@ -35,6 +40,12 @@ interval    = 600
 waiting_ttl = 600
 
 [queue spare]
+mode        = rate
+batch       = 1
+interval    = 600
+waiting_ttl = 600
+
+[queue sale]
 mode        = rate
 batch       = 1
 interval    = 600
@@ -105,26 +116,23 @@ done
 
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser)}
 if [ -x "$CHROMIUM" ] && command -v python3 >/dev/null; then
-	# What the server has of issue 30's other parts, for the page's checks.
-	on_admin admin GET /v1/admin/audit
-	AUDIT=$STATUS
-	on_admin admin PUT /v1/admin/queues/spare/notice '{"text":"probe"}'
-	NOTICE=$STATUS
-	on_admin admin DELETE /v1/admin/queues/spare/notice
-	on_admin admin POST /v1/admin/queues/spare/fail-open '{"minutes":1}'
-	FAIL_OPEN=$STATUS
-	on_admin admin DELETE /v1/admin/queues/spare/fail-open
-	diag "audit: $AUDIT, notice: $NOTICE, fail-open: $FAIL_OPEN"
+	# A second instance on the same Redis, which the page's test kills.
+	BPORT=$(wr_free_port) || bail "a free port for the second admin_listen"
+	sed "s/^admin_listen = .*/admin_listen = 127.0.0.1:$BPORT/" \
+	    "$WR_TMP/console.conf" >"$WR_TMP/console-b.conf"
+	start_more_waitroomd b "$WR_TMP/console-b.conf"
+	B_PID=$MORE_PID B_URL=http://127.0.0.1:$MORE_PORT
 
 	artifacts=$(pwd)/tests/browser/artifacts
 	mkdir -p "$artifacts"
 	rm -f "$artifacts/console.png"
 	start=$SECONDS
-	ADMIN_URL=$ADMIN ADMIN_TOKEN=$ADMIN_TOKEN AUDIT=$AUDIT \
-	    NOTICE=$NOTICE FAIL_OPEN=$FAIL_OPEN wr_browser console_page.py \
-	    "$artifacts"
+	ADMIN_URL=$ADMIN ADMIN_TOKEN=$ADMIN_TOKEN B_URL=$B_URL B_PID=$B_PID \
+	    WR_BROWSER_SECS=150 wr_browser console_page.py "$artifacts"
 	diag "browser run: $((SECONDS - start)) s"
 	check "screenshot console.png saved" test -s "$artifacts/console.png"
+	check "the second instance was killed by the page's test" \
+	    test -z "$(ps -o pid= -p "$B_PID")"
 else
 	pass "the console in a browser # SKIP chromium or python3 is missing"
 fi

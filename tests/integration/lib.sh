@@ -831,7 +831,8 @@ jwt_part() {
 # wr_browser SCRIPT ARTIFACTS: run tests/browser/SCRIPT (headless
 # Chromium driven through cdp.py) against $WR_BASE, with its screenshots
 # in ARTIFACTS, and take each line it prints, "PASS what" or "FAIL
-# what<TAB>why", as one check (any other line as a diagnostic).
+# what<TAB>why", as one check (any other line as a diagnostic). The run
+# is killed after WR_BROWSER_SECS (60) seconds.
 wr_browser() {
 	local line
 	mkdir -p "$2" "$WR_TMP/profile"
@@ -846,7 +847,8 @@ wr_browser() {
 		esac
 	done < <(PYTHONDONTWRITEBYTECODE=1 WR_BASE=$WR_BASE REDIS_PORT=$REDIS_PORT \
 	    CHROMIUM=$CHROMIUM ARTIFACTS=$2 PROFILE=$WR_TMP/profile \
-	    timeout --kill-after=5 60 python3 -u "$TOP_SRCDIR/tests/browser/$1" 2>&1)
+	    timeout --kill-after=5 "${WR_BROWSER_SECS:-60}" \
+	    python3 -u "$TOP_SRCDIR/tests/browser/$1" 2>&1)
 }
 
 # ---- the admin API -------------------------------------------------------------
