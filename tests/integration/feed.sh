@@ -9,7 +9,7 @@
 # nobody while people wait is `stalled` (and a paused one is not). Two
 # instances on one Redis each show both instances' streams; one killed
 # is shown missing within 3 s; Redis stopped is `redis_unreachable`. No
-# secret is ever in it.
+# secret is ever in it, nor in any answer of the admin API.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -228,14 +228,36 @@ check "setup: Redis holds the proof-of-work key and sale's seed" \
 sse_text a >"$WR_TMP/feed.text"
 sse_text b >>"$WR_TMP/feed.text"
 leaks=()
-for s in "$ADMIN_TOKEN" "$PASS_SECRET" "$POWKEY" "$SEED"; do
-	grep -qF -- "$s" "$WR_TMP/feed.text" && leaks+=("${s:0:12}...")
-done
 while read -r t; do
 	grep -qF -- "$t" "$WR_TMP/feed.text" && leaks+=("token ${t:0:8}")
 done <"$WR_TMP/tokens"
+check_eq "${leaks[*]-}" "" "the feeds' output holds no visitor's token"
+# ... nor any answer of the admin API, reads and writes, with its headers.
+ADMIN_CALLS=(
+	"GET /v1/admin/queues" "GET /v1/admin/queues/concert"
+	"GET /v1/admin/queues/calm" "GET /v1/admin/queues/sale"
+	"GET /v1/admin/audit" "POST /v1/admin/queues/calm/resume"
+	"POST /v1/admin/queues/calm/pause" 'PUT /v1/admin/queues/sale {"batch":2}'
+	'PUT /v1/admin/queues/calm/notice {"text":"a notice"}'
+	'POST /v1/admin/queues/calm/fail-open {"minutes":1}'
+	"DELETE /v1/admin/queues/calm/fail-open"
+	'POST /v1/admin/queues/concert/promote {"count":1}'
+)
+for c in "${ADMIN_CALLS[@]}"; do
+	read -r method path body <<<"$c"
+	on "$ADMIN" admin "$method" "$path" "$body"
+	[[ $STATUS == 2* ]] || fail "setup: $method $path answers 2xx" "$(wr_last)"
+	printf '%s\n%s\n' "$HEADERS" "$BODY" >>"$WR_TMP/feed.text"
+done
+on "$PUBLIC" http GET /v1/queues/sale/draw
+check_json .state committed "setup: sale's draw is committed, not yet open"
+printf '%s\n%s\n' "$HEADERS" "$BODY" >>"$WR_TMP/feed.text"
+leaks=()
+for s in "$ADMIN_TOKEN" "$PASS_SECRET" "$POWKEY" "$SEED"; do
+	grep -qF -- "$s" "$WR_TMP/feed.text" && leaks+=("${s:0:12}...")
+done
 check_eq "${leaks[*]-}" "" \
-    "the feeds' output holds no admin token, pass key, proof-of-work key, seed or visitor token"
+    "the feeds' output and ${#ADMIN_CALLS[@]} admin answers hold no admin token, pass key, proof-of-work key or unopened draw's seed"
 
 # ---- Redis stopped ---------------------------------------------------------------------------
 
