@@ -38,6 +38,8 @@ static const struct ctl_command ctl_commands[] = {
 	{ "promote", "admit the next N of a queue now", ctl_admin },
 	{ "kick", "remove one token from a queue", ctl_admin },
 	{ "audit", "the trail of admin writes, newest first", ctl_admin },
+	{ "notice", "a message to everyone waiting in a queue", ctl_admin },
+	{ "fail-open", "admit every join at once for N minutes", ctl_admin },
 	{ "invite", "print invitations to an invite-only queue",
 	  ctl_invite },
 };

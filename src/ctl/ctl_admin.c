@@ -61,6 +61,14 @@ ctl_admin_usage(FILE *f)
 	    "  set QUEUE KEY=VALUE...   create a queue or change its settings\n"
 	    "  promote QUEUE N          admit the next N now\n"
 	    "  kick QUEUE TOKEN         remove one token\n"
+	    "  notice QUEUE TEXT        a message to everyone waiting (up to "
+	    "280\n"
+	    "                           characters); notice clear QUEUE "
+	    "removes it\n"
+	    "  fail-open QUEUE MINUTES  admit every join at once for MINUTES "
+	    "(1 to 1440),\n"
+	    "                           then the mode it had; fail-open end "
+	    "QUEUE ends it\n"
 	    "  audit [QUEUE] [--limit N]\n"
 	    "                           the trail of admin writes, newest "
 	    "first (N: 1 to\n"
@@ -396,6 +404,67 @@ cmd_kick(struct admin_opts *o)
 	return rc;
 }
 
+/* notice QUEUE TEXT, or notice clear QUEUE. */
+static int
+cmd_notice(struct admin_opts *o)
+{
+	int clear = strcmp(o->args[0], "clear") == 0;
+	const char *q = o->args[clear ? 1 : 0];
+	json_t *body = clear ? NULL : json_pack("{s:s}", "text", o->args[1]);
+	char path[160];
+	json_t *doc = NULL;
+	int rc;
+
+	if (!clear && body == NULL)
+		return usage_fail(o, "the notice is not UTF-8 text");
+	if (!valid_queue_id(q))
+		return usage_fail(o, "'%.64s' is not a queue name", q);
+	snprintf(path, sizeof path, "/v1/admin/queues/%s/notice", q);
+	if ((rc = request(o, clear ? "DELETE" : "PUT", path, body, &doc)) ==
+	    0 && !o->json)
+		printf(clear ? "queue %s: notice cleared\n" :
+		    "queue %s: notice set\n", q);
+	json_decref(body);
+	json_decref(doc);
+	return rc;
+}
+
+/* fail-open QUEUE MINUTES, or fail-open end QUEUE. */
+static int
+cmd_fail_open(struct admin_opts *o)
+{
+	int end = strcmp(o->args[0], "end") == 0;
+	const char *q = o->args[end ? 1 : 0];
+	json_t *body = NULL, *doc = NULL;
+	char path[160], *e;
+	long n = end ? 0 : strtol(o->args[1], &e, 10);
+	int rc;
+
+	if (!end && (*o->args[1] == '\0' || *e != '\0' || n < 1 || n > 1440))
+		return usage_fail(o, "MINUTES must be a whole number from 1 "
+		    "to 1440, not '%s'", o->args[1]);
+	if (!valid_queue_id(q))
+		return usage_fail(o, "'%.64s' is not a queue name", q);
+	if (!end)
+		body = json_pack("{s:i}", "minutes", (int)n);
+	snprintf(path, sizeof path, "/v1/admin/queues/%s/fail-open", q);
+	if ((rc = request(o, end ? "DELETE" : "POST", path, body, &doc)) ==
+	    0 && !o->json) {
+		time_t t = (time_t)json_integer_value(json_object_get(doc,
+		    "until"));
+		char when[32] = "";
+
+		if (t > 0)
+			strftime(when, sizeof when, " until %Y-%m-%dT%H:%M:%SZ",
+			    gmtime(&t));
+		printf("queue %s: mode %s%s\n", q,
+		    str_of(json_object_get(doc, "mode")), when);
+	}
+	json_decref(body);
+	json_decref(doc);
+	return rc;
+}
+
 static int
 cmd_audit(struct admin_opts *o)
 {
@@ -544,6 +613,8 @@ static const struct admin_cmd admin_cmds[] = {
 	{ "kick", 2, 2, "QUEUE TOKEN", cmd_kick, 0 },
 	{ "draw", 1, 2, "[verify] QUEUE", cmd_draw, 1 },
 	{ "audit", 0, 1, "[QUEUE]", cmd_audit, 0 },
+	{ "notice", 2, 2, "QUEUE TEXT | clear QUEUE", cmd_notice, 0 },
+	{ "fail-open", 2, 2, "QUEUE MINUTES | end QUEUE", cmd_fail_open, 0 },
 };
 
 /* ---- options ---------------------------------------------------------- */
