@@ -90,6 +90,23 @@ check_jq '.queue == "line" and .mode == "rate"' "it says mode rate"
 check_eq "$(rcli HMGET 'wr:{line}:config' mode fail_open_until | tr '\n' ' ')" \
     "rate  " "mode rate in Redis, no end kept"
 
+# ---- a mode given while failing open: the operator's choice wins --------------
+
+admin POST /v1/admin/queues/line/fail-open '{"minutes":5}'
+check_status 200 "fail-open for 5 minutes, again"
+admin PUT /v1/admin/queues/line '{"mode":"capacity","max_active":3}'
+check_status 200 "PUT mode capacity while failing open -> 200"
+check_eq "$(rcli HMGET 'wr:{line}:config' mode fail_open_until fail_open_prev | tr '\n' ' ')" \
+    "capacity   " "fail-open ends: mode capacity in Redis, no end or mode to return to kept"
+admin GET /v1/admin/queues/line
+check_jq '.config.mode == "capacity" and .fail_open_until == 0' \
+    "the admin queue object says capacity, no fail-open"
+admin GET '/v1/admin/audit?queue=line&limit=1'
+check_jq '.entries[0].action == "put" and .entries[0].changes.fail_open_until[1] == null' \
+    "the trail's put records the fail-open's end"
+admin PUT /v1/admin/queues/line '{"mode":"rate"}'
+check_status 200 "back to rate for what follows"
+
 # ---- a scheduled queue before its draw --------------------------------------
 
 admin PUT /v1/admin/queues/sale "{\"opens_at\":$((now + 3600))}"

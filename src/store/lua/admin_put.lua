@@ -21,7 +21,8 @@
 --   fields...    every field with the given values over the defaults: a
 --                new queue's whole configuration
 -- The hash's 'ver' moves (lib.lua's conf_version). The trail records
--- 'put' with each given key whose value changed, [before, after].
+-- 'put' with each given key whose value changed, [before, after]. A mode
+-- given while the queue fails open ends the fail-open.
 -- Reply: { result, config }: { 'created' | 'updated', { field, value, ... }
 -- (the hash after) }; { 'draw_done' } or { 'draw_started' } (opens_at or
 -- beacon_round given once drawn, or once the opening passed);
@@ -87,6 +88,13 @@ if not exists then
   redis.call('HSET', K_config, 'ver', ver, unpack(A_fields))
 elseif #A_pairs > 0 then
   redis.call('HSET', K_config, 'ver', ver, unpack(A_pairs))
+end
+-- A mode given while the queue fails open is the operator's choice now:
+-- fail-open ends, and its end will not bring back the mode it had.
+local until_was = exists and redis.call('HGET', K_config, 'fail_open_until')
+if given.mode and until_was then
+  redis.call('HDEL', K_config, 'fail_open_until', 'fail_open_prev')
+  changes.fail_open_until = { until_was, cjson.null }
 end
 draw_seed(K_draw, redis.call('HGET', K_config, 'opens_at'), A_seed, A_commit)
 redis.call('SADD', K_registry, A_queue)
