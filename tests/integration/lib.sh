@@ -1167,6 +1167,7 @@ wr_on_exit() {
 		[ "$WR_FAILED" -gt 0 ] && wr_print_logs
 		echo "1..$WR_N"
 		[ "$WR_FAILED" -gt 0 ] && diag "$WR_FAILED of $WR_N checks failed"
+		diag "took $SECONDS s"
 	fi
 	if [ "${WR_KEEP:-0}" = 1 ]; then
 		diag "kept $WR_TMP"
