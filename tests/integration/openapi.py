@@ -75,6 +75,11 @@ def validate(schema, value):
         jsonschema.Draft202012Validator(root).iter_errors(value))
     if e is None:
         return None
+    while e.context:	# a oneOf: what the nearest branch lacks
+        branches = {}
+        for sub in e.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        e = min(branches.values(), key=len)[0]
     return "%s at %s" % (e.message, "/".join(map(str, e.path)) or "the top")
 
 
