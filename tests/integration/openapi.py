@@ -10,7 +10,8 @@
 # request gets its status, a status the operation documents, a
 # Content-Type it documents, and a JSON body valid against the schema it
 # documents (the stream's events too, for an operation with x-events);
-# every admin operation refuses a call without the token with its
+# every operation whose 400 is JSON refuses a malformed queue id or
+# token; every admin operation refuses a call without the token with its
 # documented 401; a method no path takes is its 405, an unknown path 404;
 # and every error code of doc/api.md's table of errors is one of the
 # spec's.
@@ -267,7 +268,12 @@ def judge_events(op, text):
 
 
 def run(path, method, op, check):
-    url, headers, body = build(path, op, check)
+    what = "%s %s -> %s" % (method.upper(), path, check.get("status"))
+    try:
+        url, headers, body = build(path, op, check)
+    except Exception as e:  # a check that cannot run fails, saying why
+        report(False, what, "%s: %s" % (type(e).__name__, e))
+        return
     base = base_of(path)
     stream = None
     if "text/event-stream" in (
@@ -282,6 +288,26 @@ def run(path, method, op, check):
     except Exception as e:  # a check that cannot run fails, saying why
         why = "%s: %s" % (type(e).__name__, e)
     report(why is None, what, why)
+
+
+def id_checks(path, op, checks):
+    """A malformed queue id and token, on each operation whose 400 is a
+    JSON error: bad_queue_id and bad_token, whatever else it takes."""
+    bad = deref(op["responses"].get("400")) or {}
+    if "application/json" not in (bad.get("content") or {}):
+        return []
+    first = checks[0] if checks else {}
+    out = []
+    for name, value, code in (("q", "b@d", "bad_queue_id"),
+                              ("t", "not-a-token", "bad_token")):
+        if "{%s}" % name in path and not any(
+                c.get("code") == code for c in checks):
+            params = dict(first.get("params", {}))
+            params[name] = value
+            if name == "q" and "{t}" in path:
+                params["t"] = "$unknown"	# no join into a bad queue
+            out.append(dict(first, params=params, status=400, code=code))
+    return out
 
 
 # Words in backquotes in api.md's rows of errors that are no error code.
@@ -324,6 +350,8 @@ def main():
                 report(False, "%s %s has x-checks" % (method.upper(), path),
                        "none: the test cannot fetch it")
             for check in checks:
+                run(path, method, op, check)
+            for check in id_checks(path, op, checks):
                 run(path, method, op, check)
             if op.get("security"):
                 run(path, method, op, {"status": 401, "auth": "none",
