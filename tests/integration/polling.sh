@@ -122,14 +122,14 @@ poller=$TOKEN
 check_json .poll_after 2 "waiting_ttl = 5: poll_after 2"
 join sweep
 idle=$TOKEN
-end=$(($(now_ms) + 12000))
+end=$(($(now_ms) + 9000))
 kept=1
 while [ "$(now_ms)" -lt "$end" ]; do
 	http GET "/v1/queues/sweep/tokens/$poller"
 	[ "$STATUS" = 200 ] || { kept=0; break; }
 	sleep "$(json .poll_after)"
 done
-check_eq "$kept" 1 "a client polling after poll_after for 12 s (waiting_ttl 5) keeps its place"
+check_eq "$kept" 1 "a client polling after poll_after for 9 s (waiting_ttl 5) keeps its place"
 http GET "/v1/queues/sweep/tokens/$idle"
 check_error 404 token_not_found "one that stopped asking is dropped as abandoned"
 http GET "/v1/queues/sweep/tokens/$poller"
