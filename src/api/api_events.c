@@ -34,7 +34,7 @@ events_entered(struct api_call *c, const struct standing *s,
 	char *data, pass[PASS_MAX];
 
 	st.id = (uint32_t)last_id;
-	standing_status(s, c->queue, &ts);
+	standing_status(s, c->queue, c->app->conf->push_interval, &ts);
 	ts.notice = admission_notice(c->app->admission, c->queue, NULL);
 	api_pass_attach(c->app, &ts, pass);
 	sse_open(&st, c->app->http, c->req, c->app->conf->push_interval * 1000,

@@ -145,7 +145,8 @@ page_status_done(enum result r, const struct standing *s, void *arg)
 		free(p);
 		return;
 	}
-	standing_status(s, p->call.queue, &st);
+	standing_status(s, p->call.queue, p->call.app->conf->push_interval,
+	    &st);
 	page_view_init(&v, p, st.active ? "active" : st.prequeue ? "prequeue" :
 	    "waiting");
 	v.opens_at = s->opens_at;
@@ -153,7 +154,7 @@ page_status_done(enum result r, const struct standing *s, void *arg)
 		v.entrants = st.entrants;
 		v.countdown = s->opens_at * 1000 > s->q.now_ms ?
 		    (s->opens_at * 1000 - s->q.now_ms + 999) / 1000 : 0;
-		v.refresh = page_refresh(p->call.app);
+		v.refresh = (int)st.poll_after;
 		page_send(p, 200, &v);
 		free(p);
 		return;
@@ -166,7 +167,7 @@ page_status_done(enum result r, const struct standing *s, void *arg)
 	} else {
 		v.position = st.position;
 		v.eta = st.eta_seconds;
-		v.refresh = page_refresh(p->call.app);
+		v.refresh = (int)st.poll_after;	/* as an app would poll */
 	}
 	page_send(p, 200, &v);
 	free(url);

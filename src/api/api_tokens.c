@@ -23,13 +23,23 @@
 #include "refusals.h"
 #include "text.h"
 
+/*
+ * The status object, as code. A GET's (retry) also says poll_after as
+ * Retry-After while the token waits, for clients that honour the header.
+ */
 static void
-status_reply(struct api_call *c, const struct standing *s, int code)
+status_reply(struct api_call *c, const struct standing *s, int code,
+    int retry)
 {
 	struct token_status st;
-	char pass[PASS_MAX];
+	char pass[PASS_MAX], after[24];
 
-	standing_status(s, c->queue, &st);
+	standing_status(s, c->queue, c->app->conf->push_interval, &st);
+	if (retry && !st.active) {
+		snprintf(after, sizeof after, "%ld", st.poll_after);
+		evhttp_add_header(evhttp_request_get_output_headers(c->req),
+		    "Retry-After", after);
+	}
 	st.notice = admission_notice(c->app->admission, c->queue, NULL);
 	api_pass_attach(c->app, &st, pass);
 	api_pass_cookie(c->app, c->req, &st);
@@ -224,7 +234,7 @@ join_done(enum result r, const struct standing *s, void *arg)
 		log_debug("event=join queue=%s token=%s result=%s "
 		    "position=%lld", c->queue, log_tok(s->token, tok),
 		    r == RESULT_NEW ? "new" : "existing", s->n + 1);
-	status_reply(c, s, result_answer(r)->status);
+	status_reply(c, s, result_answer(r)->status, 0);
 	free(j);
 }
 
@@ -285,7 +295,7 @@ status_done(enum result r, const struct standing *s, void *arg)
 	struct api_call *c = arg;
 
 	if (r == RESULT_OK)
-		status_reply(c, s, 200);
+		status_reply(c, s, 200, 1);
 	else
 		api_send_result(c, r);
 	free(c);

@@ -72,9 +72,9 @@ reply_gone_body(const char *queue, const char *token, const char *reason)
  * (check_reply compares the two).
  */
 
-/* Room for the status object's keys (notice too), literals and seven
+/* Room for the status object's keys (notice too), literals and eight
  * integers. */
-#define REPLY_STATUS_FIXED 340
+#define REPLY_STATUS_FIXED 380
 /* The most text one input byte can become: \u00XX, or \uFFFD if bad. */
 #define REPLY_ESC_MAX 6
 
@@ -220,6 +220,8 @@ reply_status_text(const struct token_status *st)
 		p = decimal_put(p, st->waiting);
 		p = st->active ? put_active(p, st) : put_waiting(p, st);
 	}
+	p = put_lit(p, ",\"poll_after\":");
+	p = decimal_put(p, st->poll_after);
 	if (st->notice) {
 		p = put_lit(p, ",\"notice\":");
 		p = put_str(p, st->notice);

@@ -13,6 +13,7 @@ struct queue_facts {
 	long interval;		/* seconds */
 	long max_active;
 	long active_ttl;	/* seconds */
+	long waiting_ttl;	/* seconds a waiter may go unseen */
 	long long now_ms;	/* Redis TIME */
 	long long last_tick_ms;	/* last admission; 0: never */
 	double rate;		/* how fast the line moves, places a second

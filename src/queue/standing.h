@@ -41,10 +41,26 @@ struct token_status {
 	long long entrants;		/* prequeue: entrants so far */
 	char ticket[33];		/* prequeue: the public id */
 	const char *notice;		/* the queue's notice; NULL: none */
+	long poll_after;		/* seconds until worth asking again */
 };
 
-/* The status object's view of s; borrows from s and queue. */
-void standing_status(const struct standing *s, const char *queue,
+/* The most poll_after ever says (doc/api.md, "Apps and clients without
+ * streams"). */
+#define STANDING_POLL_MAX 30
+
+/*
+ * poll_after's rule, owned here: seconds a client should wait before it
+ * asks again, for a stream pushing every push seconds, a queue dropping
+ * waiters unseen for waiting_ttl seconds (0: not a waiter), a wait of
+ * wait_s seconds (-1: no estimate) and a position (1 = next). At least 1,
+ * at most STANDING_POLL_MAX and, for a waiter, waiting_ttl / 2.
+ */
+long standing_poll_after(long push, long waiting_ttl, long long wait_s,
+    long long position);
+
+/* The status object's view of s; borrows from s and queue. push is the
+ * streams' push_interval, which poll_after starts from. */
+void standing_status(const struct standing *s, const char *queue, long push,
     struct token_status *st);
 
 /*
@@ -52,10 +68,11 @@ void standing_status(const struct standing *s, const char *queue,
  * of s: for a stream, whose batch shares one s among many tokens.
  */
 void standing_waiting(const struct standing *s, const char *queue,
-    const char *token, long long rank, struct token_status *st);
+    const char *token, long long rank, long push, struct token_status *st);
 
 /* The status of token awaiting the draw among entrants. */
 void standing_prequeue(const struct standing *s, const char *queue,
-    const char *token, long long entrants, struct token_status *st);
+    const char *token, long long entrants, long push,
+    struct token_status *st);
 
 #endif

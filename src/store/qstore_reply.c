@@ -64,7 +64,7 @@ facts_queue(const redisReply *r, size_t at, struct standing *s)
 {
 	struct queue_facts *q = &s->q;
 	char mode[16], state[16], rate[32];
-	long long batch, interval, max_active, active_ttl;
+	long long batch, interval, max_active, active_ttl, waiting_ttl;
 
 	if (r->elements < at + QUEUE_FACTS_FIELDS ||
 	    field_text(r, at + QUEUE_FACTS_MODE, mode, sizeof mode) == -1 ||
@@ -82,13 +82,15 @@ facts_queue(const redisReply *r, size_t at, struct standing *s)
 	    qreply_num(r, at + QUEUE_FACTS_BATCH, &batch) == -1 ||
 	    qreply_num(r, at + QUEUE_FACTS_INTERVAL, &interval) == -1 ||
 	    qreply_num(r, at + QUEUE_FACTS_MAX_ACTIVE, &max_active) == -1 ||
-	    qreply_num(r, at + QUEUE_FACTS_ACTIVE_TTL, &active_ttl) == -1)
+	    qreply_num(r, at + QUEUE_FACTS_ACTIVE_TTL, &active_ttl) == -1 ||
+	    qreply_num(r, at + QUEUE_FACTS_WAITING_TTL, &waiting_ttl) == -1)
 		return -1;
 	q->mode = strcmp(mode, "capacity") == 0 ? MODE_CAPACITY :
 	    strcmp(mode, "passthrough") == 0 ? MODE_PASSTHROUGH : MODE_RATE;
 	q->state = state_of(state);
 	q->batch = (long)batch, q->interval = (long)interval;
 	q->max_active = (long)max_active, q->active_ttl = (long)active_ttl;
+	q->waiting_ttl = (long)waiting_ttl;
 	q->rate = strtod(rate, NULL);
 	return 0;
 }

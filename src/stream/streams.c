@@ -203,6 +203,8 @@ stream_entered(struct streams *b, struct stream *st, long long expiry_ms)
 	ts.queue = q->name, ts.token = tok, ts.active = 1;
 	ts.waiting = q->waiting;
 	ts.active_until = expiry_ms / 1000;
+	ts.poll_after = standing_poll_after(b->app->conf->push_interval, 0,
+	    0, 1);
 	ts.redirect = q->redirect[0] ? q->redirect : NULL;
 	ts.notice = admission_notice(b->app->admission, q->name, NULL);
 	if (pass_attach(b->app->passkeys, &ts, (long long)time(NULL),
@@ -244,9 +246,11 @@ stream_status(struct streams *b, struct stream *st, const struct standing *s,
 	st->stalls = 0;
 	uuid_unparse_lower(st->token, tok);
 	if (kind == 'p')
-		standing_prequeue(s, b->queues[st->queue].name, tok, rank, &ts);
+		standing_prequeue(s, b->queues[st->queue].name, tok, rank,
+		    b->app->conf->push_interval, &ts);
 	else
-		standing_waiting(s, b->queues[st->queue].name, tok, rank, &ts);
+		standing_waiting(s, b->queues[st->queue].name, tok, rank,
+		    b->app->conf->push_interval, &ts);
 	ts.notice = admission_notice(b->app->admission, ts.queue, NULL);
 	stream_send(b, st, "status", reply_status_text(&ts));
 }

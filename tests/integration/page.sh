@@ -97,8 +97,8 @@ check_contains "$BODY" '<span id="wr-position" class="number">1</span>' \
     "with its position rendered by the server"
 check_contains "$BODY" '<dd id="wr-eta">no estimate while admissions are paused</dd>' \
     "and the wait in words"
-check_contains "$BODY" '<meta http-equiv="refresh" content="5">' \
-    "and it reloads itself without JavaScript"
+check_contains "$BODY" '<meta http-equiv="refresh" content="3">' \
+    "and it reloads itself without JavaScript, after poll_after"
 join line
 http GET "/q/line?token=$TOKEN"
 check_contains "$BODY" '<span id="wr-position" class="number">2</span>' \

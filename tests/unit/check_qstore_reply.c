@@ -74,11 +74,13 @@ reset(void)
 }
 
 /* The queue's part: now, tick, rate, mode, state, batch, interval,
- * max_active, active_ttl, redirect, opens_at, prequeue_from, entrants. */
+ * max_active, active_ttl, redirect, opens_at, prequeue_from, entrants,
+ * waiting_ttl. */
 #define HEAD_PART \
 	num(1700000000123), num(1700000000000), str("2.5"), str("rate"), \
 	str("paused"), str("10"), str("5"), str("0"), str("300"), \
-	str("https://shop.example/"), num(1700000600), num(0), num(12)
+	str("https://shop.example/"), num(1700000600), num(0), num(12), \
+	str("120")
 
 /* join.lua's head past the facts: what may be held (version, max_waiting,
  * closes_at in ms). */
@@ -90,7 +92,7 @@ START_TEST(test_whole)
 	enum result res;
 
 	reset();
-	ck_assert_int_eq(qreply_standing(arr(18, str("ok"), str("t-1"),
+	ck_assert_int_eq(qreply_standing(arr(19, str("ok"), str("t-1"),
 	    str("waiting"), num(41), num(100), HEAD_PART), &res, &f), 0);
 	ck_assert_int_eq(res, RESULT_OK);
 	ck_assert_str_eq(f.token, "t-1");
@@ -100,6 +102,7 @@ START_TEST(test_whole)
 	ck_assert_int_eq(f.q.now_ms, 1700000000123);
 	ck_assert_int_eq(f.q.state, STATE_PAUSED);
 	ck_assert_int_eq(f.q.batch, 10);
+	ck_assert_int_eq(f.q.waiting_ttl, 120);
 	ck_assert_str_eq(f.redirect, "https://shop.example/");
 	ck_assert_int_eq(qreply_standing(arr(1, str("gone")), &res, &f), 0);
 	ck_assert_int_eq(res, RESULT_GONE);
@@ -120,7 +123,7 @@ START_TEST(test_head_and_entries)
 	long long line;
 
 	reset();
-	ck_assert_int_eq(qreply_join_head(arr(17, num(6), HEAD_PART,
+	ck_assert_int_eq(qreply_join_head(arr(18, num(6), HEAD_PART,
 	    HELD_PART), &head, &hh), JOIN_HEAD_FULL);
 	ck_assert_int_eq(head.waiting, 6);
 	ck_assert_str_eq(hh.ver, "1700000000000001");
@@ -227,19 +230,20 @@ START_TEST(test_bad_heads)
 	ck_assert_int_eq(qreply_join_head(arr(0), &head, &hh),
 	    JOIN_HEAD_NO_QUEUE);
 	ck_assert_int_eq(head.q.now_ms, 0);
-	ck_assert_int_eq(qreply_join_head(arr(16, HEAD_PART, HELD_PART),
+	ck_assert_int_eq(qreply_join_head(arr(17, HEAD_PART, HELD_PART),
 	    &head, &hh), -1);			/* no line length */
-	ck_assert_int_eq(qreply_join_head(arr(17, str("x"), HEAD_PART,
+	ck_assert_int_eq(qreply_join_head(arr(18, str("x"), HEAD_PART,
 	    HELD_PART), &head, &hh), -1);	/* line not a number */
-	ck_assert_int_eq(qreply_join_head(arr(17, num(-1), HEAD_PART,
+	ck_assert_int_eq(qreply_join_head(arr(18, num(-1), HEAD_PART,
 	    HELD_PART), &head, &hh), -1);
-	ck_assert_int_eq(qreply_join_head(arr(14, num(6), HEAD_PART),
+	ck_assert_int_eq(qreply_join_head(arr(15, num(6), HEAD_PART),
 	    &head, &hh), -1);			/* nothing of what to hold */
-	ck_assert_int_eq(qreply_join_head(arr(17, num(0), num(1), num(2),
+	ck_assert_int_eq(qreply_join_head(arr(18, num(0), num(1), num(2),
 	    str("1"), str("rate"), str("open"), str("x"), str("1"), str("0"),
-	    str("300"), str(""), num(0), num(0), num(0), HELD_PART), &head,
+	    str("300"), str(""), num(0), num(0), num(0), str("120"),
+	    HELD_PART), &head,
 	    &hh), -1);	/* batch not a number */
-	ck_assert_int_eq(qreply_join_head(arr(17, num(6), HEAD_PART, str(""),
+	ck_assert_int_eq(qreply_join_head(arr(18, num(6), HEAD_PART, str(""),
 	    str("x"), str("0")), &head, &hh), -1);	/* max_waiting */
 	ck_assert_int_eq(qreply_join_head(arr(4, num(6), num(1), num(2),
 	    num(3)), &head, &hh), -1);		/* short, state not text */
@@ -299,7 +303,7 @@ START_TEST(test_ranks)
 	long long v[3];
 
 	reset();
-	ck_assert_int_eq(qreply_ranks(arr(20, FACTS_OF_BATCH, str("wag"),
+	ck_assert_int_eq(qreply_ranks(arr(21, FACTS_OF_BATCH, str("wag"),
 	    arr(3, num(4), num(1795460399000), num(0))), 3, &s, &kinds, v), 0);
 	ck_assert_int_eq(s.waiting, 9);
 	ck_assert_int_eq(s.q.batch, 10);
@@ -308,13 +312,13 @@ START_TEST(test_ranks)
 	ck_assert_int_eq(v[0], 4);
 	ck_assert_int_eq(v[1], 1795460399000LL);
 	reset();		/* one token fewer than sent */
-	ck_assert_int_eq(qreply_ranks(arr(20, FACTS_OF_BATCH, str("wa"),
+	ck_assert_int_eq(qreply_ranks(arr(21, FACTS_OF_BATCH, str("wa"),
 	    arr(2, num(4), num(1))), 3, &s, &kinds, v), -1);
 	reset();		/* a field more than lib.lua's */
-	ck_assert_int_eq(qreply_ranks(arr(21, FACTS_OF_BATCH, str("x"),
+	ck_assert_int_eq(qreply_ranks(arr(22, FACTS_OF_BATCH, str("x"),
 	    str("w"), arr(1, num(4))), 1, &s, &kinds, v), -1);
 	reset();
-	ck_assert_int_eq(qreply_ranks(arr(20, FACTS_OF_BATCH, str("w"),
+	ck_assert_int_eq(qreply_ranks(arr(21, FACTS_OF_BATCH, str("w"),
 	    arr(1, str("4"))), 1, &s, &kinds, v), -1);
 }
 END_TEST

@@ -235,12 +235,15 @@ START_TEST(test_status_prequeue)
 	snprintf(s.token, sizeof s.token, "%s",
 	    "0b7c1a2e-3f4d-4c5b-8a6e-7f8091a2b3c4");
 	s.prequeue = 1, s.n = 300, s.opens_at = 1796119200;
-	standing_status(&s, "sale", &st);
+	s.q.now_ms = 1796119100000LL, s.q.waiting_ttl = 120;
+	standing_status(&s, "sale", 3, &st);
 	text = reply_status_text(&st);
+	/* 100 s to the opening: a tenth of it */
 	ck_assert_str_eq(text, "{\"queue\":\"sale\",\"token\":"
 	    "\"0b7c1a2e-3f4d-4c5b-8a6e-7f8091a2b3c4\",\"status\":\"prequeue\","
 	    "\"opens_at\":1796119200,\"entrants\":300,"
-	    "\"ticket\":\"5009e8b2339af9d79f565d558a577994\"}");
+	    "\"ticket\":\"5009e8b2339af9d79f565d558a577994\","
+	    "\"poll_after\":10}");
 	free(text);
 }
 END_TEST
@@ -276,6 +279,7 @@ status_by_jansson(const struct token_status *st)
 			json_object_set_new(j, "eta_range", json_pack("[I,I]",
 			    (json_int_t)st->eta_low, (json_int_t)st->eta_high));
 	}
+	json_object_set_new(j, "poll_after", json_integer(st->poll_after));
 	if (st->notice)
 		json_object_set_new(j, "notice", json_string(st->notice));
 	s = reply_dump(j);
@@ -316,8 +320,10 @@ START_TEST(test_status_text_is_janssons)
 	st.position = LLONG_MAX, st.waiting = LLONG_MAX;
 	st.eta_seconds = LLONG_MAX;
 	st.eta_low = LLONG_MAX - 1, st.eta_high = LLONG_MAX;
+	st.poll_after = LONG_MAX;
 	same_as_jansson(&st);
 	st.position = 0, st.waiting = 0, st.eta_seconds = 0;
+	st.poll_after = 3;
 	same_as_jansson(&st);
 	st.active = 1, st.active_until = LLONG_MIN;
 	same_as_jansson(&st);
@@ -357,13 +363,14 @@ START_TEST(test_status_text_worst_case)
 	static const char bare[] = "{\"queue\":\"q\",\"token\":\"" T "\","
 	    "\"status\":\"active\",\"waiting\":-9223372036854775808,"
 	    "\"active_until\":-9223372036854775808,\"redirect\":\"\","
-	    "\"pass\":\"\",\"notice\":\"\"}";
+	    "\"pass\":\"\",\"poll_after\":-9223372036854775808,"
+	    "\"notice\":\"\"}";
 	static char redirect[4097], pass[PASS_LEN + 1];
 	static char notice[280 * 4 + 1];	/* NOTICE_BYTES_MAX */
 	struct token_status st = {
 		.queue = "q", .token = T, .active = 1, .waiting = LLONG_MIN,
 		.active_until = LLONG_MIN, .redirect = redirect, .pass = pass,
-		.notice = notice,
+		.notice = notice, .poll_after = LONG_MIN,
 	};
 	char *s;
 

@@ -1,7 +1,8 @@
 /*
  * check_standing.c: a token's standing as API.md's status object: an
  * active session's end and redirect, a waiter's position, ETA and range,
- * a stream's waiters sharing one run's facts, and the pre-queue's ticket.
+ * a stream's waiters sharing one run's facts, the pre-queue's ticket, and
+ * poll_after's rule with injected pushes, TTLs, waits and positions.
  */
 #include <string.h>
 
@@ -26,7 +27,10 @@ rate_queue(struct standing *s)
 	s->q.interval = 5;
 	s->q.now_ms = 100000;
 	s->q.last_tick_ms = 98000;
+	s->q.waiting_ttl = 120;
 }
+
+#define PUSH 3		/* push_interval's default */
 
 START_TEST(test_waiting)
 {
@@ -35,7 +39,7 @@ START_TEST(test_waiting)
 
 	rate_queue(&s);
 	s.n = 24;		/* 0-based rank */
-	standing_status(&s, "shop", &st);
+	standing_status(&s, "shop", PUSH, &st);
 	ck_assert_str_eq(st.queue, "shop");
 	ck_assert_str_eq(st.token, TOKEN);
 	ck_assert_int_eq(st.active, 0);
@@ -47,6 +51,7 @@ START_TEST(test_waiting)
 	/* rate mode's range: [eta / 1.11, eta / 0.88] */
 	ck_assert_int_eq(st.eta_low, 11);
 	ck_assert_int_eq(st.eta_high, 15);
+	ck_assert_int_eq(st.poll_after, PUSH);	/* 13 s: near the front */
 	ck_assert_ptr_null(st.redirect);
 	ck_assert_int_eq(st.active_until, 0);
 }
@@ -60,11 +65,18 @@ START_TEST(test_paused)
 	rate_queue(&s);
 	s.q.state = STATE_PAUSED;
 	s.n = 0;
-	standing_status(&s, "shop", &st);
+	standing_status(&s, "shop", PUSH, &st);
 	ck_assert_int_eq(st.position, 1);
 	ck_assert_int_eq(st.eta_seconds, -1);	/* null: no estimate */
 	ck_assert_int_eq(st.eta_low, -1);
 	ck_assert_int_eq(st.eta_high, -1);
+	ck_assert_int_eq(st.poll_after, PUSH);	/* the position stands in */
+	s.n = 3;
+	standing_status(&s, "shop", PUSH, &st);
+	ck_assert_int_eq(st.poll_after, 4 * PUSH);
+	s.n = 1000000;
+	standing_status(&s, "shop", PUSH, &st);
+	ck_assert_int_eq(st.poll_after, STANDING_POLL_MAX);
 }
 END_TEST
 
@@ -77,7 +89,7 @@ START_TEST(test_active)
 	s.active = 1;
 	s.n = 1700000300999;	/* expiry, ms */
 	strcpy(s.redirect, "https://shop.example/enter");
-	standing_status(&s, "shop", &st);
+	standing_status(&s, "shop", PUSH, &st);
 	ck_assert_int_eq(st.active, 1);
 	ck_assert_int_eq(st.active_until, 1700000300);
 	ck_assert_str_eq(st.redirect, "https://shop.example/enter");
@@ -85,9 +97,10 @@ START_TEST(test_active)
 	ck_assert_int_eq(st.eta_seconds, 0);
 	ck_assert_int_eq(st.waiting, 40);
 	ck_assert_ptr_null(st.pass);
+	ck_assert_int_eq(st.poll_after, PUSH);	/* nothing to wait for */
 
 	s.redirect[0] = '\0';
-	standing_status(&s, "shop", &st);
+	standing_status(&s, "shop", PUSH, &st);
 	ck_assert_ptr_null(st.redirect);		/* none, not "" */
 }
 END_TEST
@@ -104,7 +117,7 @@ START_TEST(test_stream_waiters)
 	s.q.mode = MODE_CAPACITY;
 	s.q.max_active = 2;
 	s.q.active_ttl = 600;
-	standing_waiting(&s, "hall", TOKEN, 2, &st);
+	standing_waiting(&s, "hall", TOKEN, 2, PUSH, &st);
 	ck_assert_str_eq(st.token, TOKEN);
 	ck_assert_str_eq(st.queue, "hall");
 	ck_assert_int_eq(st.position, 3);
@@ -114,10 +127,12 @@ START_TEST(test_stream_waiters)
 	/* capacity mode's range: [eta / 1.33, eta / 0.88] */
 	ck_assert_int_eq(st.eta_low, 902);
 	ck_assert_int_eq(st.eta_high, 1364);
+	/* no waiting_ttl in these facts: the cap alone */
+	ck_assert_int_eq(st.poll_after, STANDING_POLL_MAX);
 
 	/* the line's measured speed, once sessions have ended */
 	s.q.rate = 0.5;
-	standing_waiting(&s, "hall", TOKEN, 2, &st);
+	standing_waiting(&s, "hall", TOKEN, 2, PUSH, &st);
 	ck_assert_int_eq(st.eta_seconds, 6);
 }
 END_TEST
@@ -131,7 +146,7 @@ START_TEST(test_prequeue)
 	s.prequeue = 1;
 	s.n = 300;		/* the entrants */
 	s.opens_at = 1798794000;
-	standing_status(&s, "sale", &st);
+	standing_status(&s, "sale", PUSH, &st);
 	ck_assert_int_eq(st.prequeue, 1);
 	ck_assert_int_eq(st.entrants, 300);
 	ck_assert_int_eq(st.opens_at, 1798794000);
@@ -140,10 +155,96 @@ START_TEST(test_prequeue)
 	ck_assert_int_eq(st.position, 0);
 	ck_assert_int_eq(st.eta_seconds, 0);
 	ck_assert_int_eq(st.active, 0);
+	/* the opening is far: the cap */
+	ck_assert_int_eq(st.poll_after, STANDING_POLL_MAX);
+	s.opens_at = 100 + 50;	/* 50 s after now */
+	standing_status(&s, "sale", PUSH, &st);
+	ck_assert_int_eq(st.poll_after, 5);
+	s.opens_at = 90;	/* passed: the draw is due */
+	standing_status(&s, "sale", PUSH, &st);
+	ck_assert_int_eq(st.poll_after, PUSH);
 
-	standing_prequeue(&s, "sale", TOKEN, 301, &st);
+	standing_prequeue(&s, "sale", TOKEN, 301, PUSH, &st);
 	ck_assert_int_eq(st.entrants, 301);
 	ck_assert_str_eq(st.ticket, TICKET);
+}
+END_TEST
+
+/* A tenth of the wait, from the push up to the cap. */
+START_TEST(test_poll_grows_with_wait)
+{
+	ck_assert_int_eq(standing_poll_after(3, 120, 0, 1), 3);
+	ck_assert_int_eq(standing_poll_after(3, 120, 39, 1), 3);
+	ck_assert_int_eq(standing_poll_after(3, 120, 40, 2), 4);
+	ck_assert_int_eq(standing_poll_after(3, 120, 150, 9), 15);
+	ck_assert_int_eq(standing_poll_after(3, 120, 299, 50), 29);
+	ck_assert_int_eq(standing_poll_after(3, 120, 300, 50), 30);
+	ck_assert_int_eq(standing_poll_after(3, 120, 86400, 5000),
+	    STANDING_POLL_MAX);
+	ck_assert_int_eq(standing_poll_after(10, 120, 20, 1), 10);
+}
+END_TEST
+
+/* Without an estimate, push seconds a place, to the cap. */
+START_TEST(test_poll_no_estimate)
+{
+	ck_assert_int_eq(standing_poll_after(3, 120, -1, 1), 3);
+	ck_assert_int_eq(standing_poll_after(3, 120, -1, 2), 6);
+	ck_assert_int_eq(standing_poll_after(3, 120, -1, 10), 30);
+	ck_assert_int_eq(standing_poll_after(3, 120, -1, 11), 30);
+	ck_assert_int_eq(standing_poll_after(300, 0, -1, 1000000000000LL),
+	    STANDING_POLL_MAX);
+}
+END_TEST
+
+/* Never more than the cap, nor half of waiting_ttl: one who polls when
+ * told is seen again well before the sweep would drop them. */
+START_TEST(test_poll_bounds)
+{
+	long push, ttl;
+	long long wait, pos;
+
+	ck_assert_int_eq(standing_poll_after(300, 120, 0, 1),
+	    STANDING_POLL_MAX);
+	ck_assert_int_eq(standing_poll_after(3, 5, 86400, 1), 2);
+	ck_assert_int_eq(standing_poll_after(3, 5, -1, 9), 2);
+	ck_assert_int_eq(standing_poll_after(30, 40, 600, 1), 20);
+	ck_assert_int_eq(standing_poll_after(0, 120, 0, 1), 1);
+	ck_assert_int_eq(standing_poll_after(-5, 120, -1, -3), 1);
+	for (push = 1; push <= 300; push += 13)
+		for (ttl = 5; ttl <= 86400; ttl = ttl * 3 + 1)
+			for (wait = -1; wait <= 100000;
+			    wait = wait < 0 ? 0 : wait * 7 + 3)
+				for (pos = 1; pos <= 100000000; pos *= 9) {
+					long p = standing_poll_after(push, ttl,
+					    wait, pos);
+
+					ck_assert_int_ge(p, 1);
+					ck_assert_int_le(p, STANDING_POLL_MAX);
+					ck_assert_int_le(p, ttl / 2);
+				}
+}
+END_TEST
+
+/* Further back is never told to ask sooner. */
+START_TEST(test_poll_monotone)
+{
+	long last = 0;
+	long long wait;
+
+	for (wait = 0; wait <= 1000; wait++) {
+		long p = standing_poll_after(3, 120, wait, 1);
+
+		ck_assert_int_ge(p, last);
+		last = p;
+	}
+	last = 0;
+	for (wait = 1; wait <= 100; wait++) {
+		long p = standing_poll_after(3, 120, -1, wait);
+
+		ck_assert_int_ge(p, last);
+		last = p;
+	}
 }
 END_TEST
 
@@ -158,6 +259,10 @@ main(void)
 	tcase_add_test(tc, test_active);
 	tcase_add_test(tc, test_stream_waiters);
 	tcase_add_test(tc, test_prequeue);
+	tcase_add_test(tc, test_poll_grows_with_wait);
+	tcase_add_test(tc, test_poll_no_estimate);
+	tcase_add_test(tc, test_poll_bounds);
+	tcase_add_test(tc, test_poll_monotone);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

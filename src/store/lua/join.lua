@@ -57,7 +57,7 @@
 -- qstore_reply.c), led by the length of the line before the batch:
 --   { waiting, now_ms, last_tick_ms, rate, mode, state, batch, interval,
 --     max_active, active_ttl, redirect, opens_at, prequeue_from,
---     entrants, held_ver, max_waiting, closes_at_ms } after reading the
+--     entrants, waiting_ttl, held_ver, max_waiting, closes_at_ms } after reading the
 --   whole configuration (held_ver: its version when the daemon may hold
 --   its facts, else ''), { waiting, now_ms, last_tick_ms, state } with
 --   held facts, or {} when there is no queue
@@ -319,6 +319,6 @@ local holdable = c.mode == 'rate' and c.access ~= 'invite' and
   c.opens_at == 0
 out[1] = { waiting0, now, tick, line_speed(c), c.mode, state, c.batch,
   c.interval, c.max_active, c.active_ttl, c.redirect or '',
-  c.opens_at / 1000, c.prequeue_from / 1000, entrants,
+  c.opens_at / 1000, c.prequeue_from / 1000, entrants, c.waiting_ttl,
   holdable and c.ver or '', cap, ms_text(c.closes_at) }
 return out

@@ -192,12 +192,13 @@ end
 -- returned here against it):
 -- { result, token, status, n, waiting, now_ms, last_tick_ms, rate,
 --   mode, state, batch, interval, max_active, active_ttl, redirect,
---   opens_at, prequeue_from, entrants }
+--   opens_at, prequeue_from, entrants, waiting_ttl }
 -- n is the 0-based rank when waiting, the expiry in ms when active, the
 -- entrants when 'prequeue', and the number of active sessions for a queue
 -- summary. waiting, when the caller knows it, saves counting the line
 -- again. opens_at and prequeue_from are unix seconds (0: none); entrants
--- the pre-queue entrants not yet drawn (0 without a schedule).
+-- the pre-queue entrants not yet drawn (0 without a schedule); waiting_ttl
+-- the seconds a waiter may go unseen (the status object's poll_after).
 local function facts(result, token, status, n, now, c, waiting)
   local tick = redis.call('GET', K_tick) or '0'
   local rate = line_speed(c)
@@ -205,7 +206,8 @@ local function facts(result, token, status, n, now, c, waiting)
   return { result, token, status, n, waiting, now,
     tonumber(tick), rate, c.mode, state_at(c, now), c.batch, c.interval,
     c.max_active, c.active_ttl, c.redirect or '', c.opens_at / 1000,
-    c.prequeue_from / 1000, c.opens_at > 0 and undrawn() or 0 }
+    c.prequeue_from / 1000, c.opens_at > 0 and undrawn() or 0,
+    c.waiting_ttl }
 end
 
 -- Where token stands: 'waiting' and its rank (and it is marked seen),
