@@ -12,7 +12,8 @@
 #                        P (busy: fail-closed, open: fail-open) when no
 #                        waitroomd answers, and its bypass rule naming
 #                        the address 127.0.0.2 and the header secret
-#                        $BYPASS_SECRET; sets FRONT_PID. 0 when it
+#                        $BYPASS_SECRET; sets FRONT_PID ($FR is its
+#                        base URL). 0 when it
 #                        serves, 2 when it rejects the file (why in
 #                        $FRONT_T_LOG), 1 otherwise (a port taken)
 #   FRONT_LOG            the front's log, which front_logged greps
@@ -87,6 +88,7 @@ front_start() {
 	shift
 	for ((i = 0; i < 5; i++)); do
 		FRONT_PORT=$(wr_free_port) || continue
+		FR=http://127.0.0.1:$FRONT_PORT
 		front_launch "$@"
 		rc=$?
 		[ "$rc" = 0 ] && break
@@ -95,7 +97,6 @@ front_start() {
 	[ "$rc" = 0 ] || bail "$FRONT starts" "$(tail -n 20 "$FRONT_LOG")"
 	WR_EXTRA_PIDS+=("$FRONT_PID")
 	pass "$FRONT accepts $d, and serves it"
-	FR=http://127.0.0.1:$FRONT_PORT
 }
 
 # front_stop: a graceful stop, checked.
