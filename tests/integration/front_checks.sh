@@ -313,13 +313,19 @@ front_renewing() {
 # ---- fail-open, with waitroomd up, then stopped; then fail-closed ---------
 
 front_down() {
-	local seen
+	local seen pad
 	front_start "the file switched to fail-open" shop open
 	seen=$(wc -l <"$SHOP_LOG")
 	through_front "$P2" -H "Authorization: Bearer $P2" -H "Authorization: Bearer x"
 	check_eq "$STATUS $LOCATION" "302 /q/shop" \
 	    "fail-open, waitroomd up: a check it refuses as bad_request (two Authorization headers) -> the waiting page"
-	check_eq "$(wc -l <"$SHOP_LOG")" "$seen" "... and the shop saw nothing"
+	# Two cookie lines of 5,000 bytes: waitroomd refuses headers over
+	# 8 KiB with a 413.
+	pad=$(printf '%05000d' 0)
+	through_front "" -H "Cookie: pad1=$pad" -H "Cookie: pad2=$pad"
+	check_eq "$STATUS $LOCATION" "302 /q/shop" \
+	    "fail-open, waitroomd up: a check it refuses as too large (10 KB of cookies) -> the waiting page"
+	check_eq "$(wc -l <"$SHOP_LOG")" "$seen" "... and the shop saw none of these"
 	stop_waitroomd
 	visit /index.html?unchecked=1 -H "X-Waitroom-Token: $T1"
 	check_eq "$STATUS $BODY" "200 welcome to the shop" \

@@ -135,10 +135,13 @@ visit() {
 	LOCATION=${LOCATION#"$NG"}	# nginx makes redirects absolute
 }
 
-# through_nginx PASS: what nginx does with a request carrying only PASS.
+# through_nginx PASS [CURL-ARG...]: what nginx does with a request
+# carrying only PASS.
 through_nginx() {
+	local p=$1
+	shift
 	STATUS=$(curl -s --max-time 10 -o "$WR_TMP/p.body" -D "$WR_TMP/p.h" \
-	    -w '%{http_code}' -H "Cookie: waitroom_pass=$1" "$NG/")
+	    -w '%{http_code}' -H "Cookie: waitroom_pass=$p" "$@" "$NG/")
 	LOCATION=$(tr -d '\r' <"$WR_TMP/p.h" | sed -n 's/^Location: //Ip')
 	LOCATION=${LOCATION#"$NG"}
 }
@@ -239,6 +242,20 @@ check_eq "$STATUS $(cat "$WR_TMP/p.body")" "200 welcome to the shop" \
     "the fresh pass opens the shop"
 check "the shop never sees the cookie header of the check" \
     bash -c "! grep -qi 'x-waitroom-set-cookie' '$N/v.h'"
+nginx_stop
+
+# ---- fail-open, waitroomd up: only a missing answer opens -----------------
+
+nginx_start "the site switched to fail-open" \
+    -e 's/error_page 500 = @waitroom_busy;/error_page 500 = @waitroom_open;/'
+shop_seen=$(wc -l <"$N/shop.log")
+# Two cookie lines of 5,000 bytes: nginx takes them (8k a line), waitroomd
+# refuses headers over 8 KiB with a 413.
+pad=$(printf '%05000d' 0)
+through_nginx "" -H "Cookie: pad1=$pad" -H "Cookie: pad2=$pad"
+check_eq "$STATUS $LOCATION" "302 /q/shop" \
+    "fail-open, waitroomd up: a check it refuses as too large (10 KB of cookies) -> the waiting page"
+check_eq "$(wc -l <"$N/shop.log")" "$shop_seen" "... and the shop saw nothing"
 nginx_stop
 nginx_start etc/nginx/waitroom-site.conf
 
