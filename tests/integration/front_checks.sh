@@ -28,6 +28,7 @@
 # Retry-After, the shop sees nothing).
 
 BYPASS_SECRET=monitor-secret-0123456789
+FRONT_LOG=${FRONT_LOG:-$WR_TMP/front.log}
 FRONT_PID='' FRONT_PORT='' SHOP_PORT='' SHOP_PID='' FRONT_T_LOG=$WR_TMP/t.log
 SHOP_LOG=$WR_TMP/shop.log
 JAR=$WR_TMP/jar

@@ -30,7 +30,7 @@ mkdir -p "$H"
 # and policy, its bypass rule naming 127.0.0.2 and $BYPASS_SECRET, the
 # Lua and the busy page read where they are in the source tree.
 front_launch() {
-	local e=$TOP_SRCDIR/etc/haproxy hq=$1
+	local e=$TOP_SRCDIR/etc/haproxy
 	sed -e "s|^\tbind :80$|\tbind 127.0.0.1:$FRONT_PORT|" \
 	    -e "s|log /dev/log local0|log stderr format raw local0|" \
 	    -e "s/127\.0\.0\.1:8080/127.0.0.1:$WR_PORT/" \
@@ -44,13 +44,17 @@ front_launch() {
 	"$HAPROXY" -c -f "$H/haproxy.cfg" >"$FRONT_T_LOG" 2>&1 || return 2
 	"$HAPROXY" -db -f "$H/haproxy.cfg" >>"$FRONT_LOG" 2>&1 </dev/null &
 	FRONT_PID=$!
-	# Serving, and its health check has found waitroomd (when it runs).
-	wait_until 'front_serving && { [ -z "$WR_PID" ] ||
-	    [ "$(curl -s -o /dev/null -w "%{http_code}" "$FR/q/$hq")" = 200 ]; }' 5 &&
-	    return 0
+	wait_until "haproxy_ready $1" 5 && return 0
 	kill "$FRONT_PID" 2>/dev/null
 	wait "$FRONT_PID" 2>/dev/null
 	return 1
+}
+
+# haproxy_ready Q: HAProxy serves, and while waitroomd runs its health
+# check has found it (the waiting page of Q comes through).
+haproxy_ready() {
+	front_serving && { [ -z "$WR_PID" ] ||
+	    [ "$(curl -s -o /dev/null -w '%{http_code}' "$FR/q/$1")" = 200 ]; }
 }
 
 # front_logged URI: HAProxy logged the request for URI as let in
