@@ -17,13 +17,13 @@
 --   txn.waitroom_cookie  X-Waitroom-Set-Cookie of a 2xx (a renewed
 --                        pass, as a whole cookie), for the browser
 
--- How long to wait for the answer, in milliseconds: a check takes
--- microseconds, so this only bounds how long a visitor waits for a
--- waitroomd that hangs. (Debian's 2.6 client adds its own connect retries:
--- a check under way when waitroomd hung took 20 s; the health checks of
--- the backend find such a waitroomd down within about 2 s, and from then
--- on no check is sent to it.)
-local TIMEOUT_MS = 5000
+-- How long one attempt waits for the answer, in milliseconds. Debian's
+-- 2.6 client makes up to 4 attempts (3 retries) each as long, so a
+-- waitroomd that hangs holds a visitor at most 5 s, as nginx's and
+-- Caddy's examples do; a check takes microseconds. (The backend's health
+-- checks find such a waitroomd down within about 2 s, and from then on no
+-- check is sent to it.)
+local TIMEOUT_MS = 1250
 
 -- The values of a request header as a list (HAProxy numbers them from 0).
 local function values(headers, name)

@@ -23,9 +23,9 @@
 # passes -> the waiting page; the live stream through the front; the
 # bypass rules (an address, a header); a renewing queue's fresh pass as
 # the browser's cookie; fail-open with waitroomd up (an answer that is
-# not a 2xx is no way in), then with waitroomd stopped, fail-open (the
-# shop, unchecked, logged) and fail-closed (the busy page with
-# Retry-After, the shop sees nothing).
+# not a 2xx is no way in), hanging (the policy within the timeouts), then
+# stopped: fail-open (the shop, unchecked, logged) and fail-closed (the
+# busy page with Retry-After, the shop sees nothing).
 
 BYPASS_SECRET=monitor-secret-0123456789
 FRONT_LOG=${FRONT_LOG:-$WR_TMP/front.log}
@@ -314,7 +314,7 @@ front_renewing() {
 # ---- fail-open, with waitroomd up, then stopped; then fail-closed ---------
 
 front_down() {
-	local seen pad
+	local seen pad t0 ms
 	front_start "the file switched to fail-open" shop open
 	seen=$(wc -l <"$SHOP_LOG")
 	through_front "$P2" -H "Authorization: Bearer $P2" -H "Authorization: Bearer x"
@@ -327,6 +327,16 @@ front_down() {
 	check_eq "$STATUS $LOCATION" "302 /q/shop" \
 	    "fail-open, waitroomd up: a check it refuses as too large (10 KB of cookies) -> the waiting page"
 	check_eq "$(wc -l <"$SHOP_LOG")" "$seen" "... and the shop saw none of these"
+	# A waitroomd that hangs: the check gives up within 5 s (the
+	# examples' timeouts), and then the policy holds.
+	kill -STOP "$WR_PID"
+	t0=$EPOCHREALTIME
+	visit /hung.html
+	ms=$(ms_between "$t0")
+	kill -CONT "$WR_PID"
+	check_eq "$STATUS $BODY" "200 welcome to the shop" \
+	    "fail-open, waitroomd hangs (SIGSTOP): the shop, unchecked"
+	check "... after at most 6.5 s (took $ms ms)" test "$ms" -le 6500
 	stop_waitroomd
 	visit /index.html?unchecked=1 -H "X-Waitroom-Token: $T1"
 	check_eq "$STATUS $BODY" "200 welcome to the shop" \
