@@ -100,11 +100,15 @@ front_start() {
 	pass "$FRONT accepts $d, and serves it"
 }
 
-# front_stop: a graceful stop, checked.
+# front_stop: a graceful stop (FRONT_STOP_SIGNAL, TERM unless the test
+# says), checked.
 front_stop() {
-	kill -TERM "$FRONT_PID" 2>/dev/null
+	local rc
+	kill -"${FRONT_STOP_SIGNAL:-TERM}" "$FRONT_PID" 2>/dev/null
 	check "$FRONT stops" wr_wait_exit "$FRONT_PID" 10
 	wait "$FRONT_PID" 2>/dev/null
+	rc=$?
+	check_eq "$rc" 0 "... and exits 0"
 }
 
 # front_serving: the front answers on its port (whatever it answers).

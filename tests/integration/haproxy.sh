@@ -22,6 +22,7 @@ fi
 . "$(dirname "$0")/front_checks.sh"
 
 FRONT=HAProxy
+FRONT_STOP_SIGNAL=USR1	# its soft stop (TERM kills it: status 143)
 H=$WR_TMP/haproxy
 FRONT_LOG=$H/haproxy.log
 mkdir -p "$H"
