@@ -5,9 +5,12 @@
 # waitroomd and a small static shop, as a visitor's browser sees it: no
 # pass -> the waiting page; join, get admitted -> the shop, with the pass
 # cookie; a forged, expired, revoked or other-queue pass -> the waiting
-# page again; the live stream comes through nginx unbuffered. Then, with
-# waitroomd stopped, the site's two policies: fail-closed (the default)
-# answers a "busy" page with Retry-After and the shop sees nothing;
+# page again; the bypass rules let an address and a secret header in
+# without a pass; the live stream comes through nginx unbuffered. With
+# fail-open and waitroomd up, a check waitroomd refuses as unreadable is
+# the waiting page. Then, with waitroomd stopped, the site's two
+# policies: fail-closed (the default) answers a "busy" page with
+# Retry-After and the shop sees nothing (bypassed staff still get in);
 # fail-open lets visitors into the shop unchecked and logs each.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -17,6 +20,7 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "$NGINX" ] || bail "nginx is installed (tools/check-all installs nginx-light)"
 
 S=shop-secret-0123456789abcdefghijklmnop
+BYPASS_SECRET=monitor-secret-0123456789
 printf 'k1 %s\n' "$S" >"$WR_TMP/keys"
 cat >"$WR_TMP/wr.conf" <<EOF2
 pass_key_file = $WR_TMP/keys
@@ -59,7 +63,9 @@ nginx_launch() {
 	sed -e "s/listen 80;/listen 127.0.0.1:$NGINX_PORT;/" \
 	    -e "s/127\.0\.0\.1:8080/127.0.0.1:$WR_PORT/" \
 	    -e "s/127\.0\.0\.1:8000/127.0.0.1:$SHOP_PORT/" \
-	    -e "s/concert/shop/g" -e "s|/var/log/nginx/|$N/|" "$@" \
+	    -e "s/concert/shop/g" -e "s|/var/log/nginx/|$N/|" \
+	    -e "s|^    192\.0\.2\.0/24 1;|    127.0.0.2 1;|" -e "/2001:db8::/d" \
+	    -e "s/change-this-monitor-secret/$BYPASS_SECRET/" "$@" \
 	    "$TOP_SRCDIR/etc/nginx/waitroom-site.conf" >"$N/site.conf"
 	{
 		[ "$(id -u)" = 0 ] && echo "user root;"
@@ -74,7 +80,7 @@ http {
     fastcgi_temp_path $N/tmp/fastcgi;
     uwsgi_temp_path $N/tmp/uwsgi;
     scgi_temp_path $N/tmp/scgi;
-    log_format token '\$http_x_waitroom_token \$request';
+    log_format token '\$http_x_waitroom_token \$request \$http_x_waitroom_bypass';
     include $N/site.conf;
     server {
         listen 127.0.0.1:$SHOP_PORT;
@@ -135,10 +141,13 @@ visit() {
 	LOCATION=${LOCATION#"$NG"}	# nginx makes redirects absolute
 }
 
-# through_nginx PASS: what nginx does with a request carrying only PASS.
+# through_nginx PASS [CURL-ARG...]: what nginx does with a request
+# carrying only PASS.
 through_nginx() {
+	local p=$1
+	shift
 	STATUS=$(curl -s --max-time 10 -o "$WR_TMP/p.body" -D "$WR_TMP/p.h" \
-	    -w '%{http_code}' -H "Cookie: waitroom_pass=$1" "$NG/")
+	    -w '%{http_code}' -H "Cookie: waitroom_pass=$p" "$@" "$NG/")
 	LOCATION=$(tr -d '\r' <"$WR_TMP/p.h" | sed -n 's/^Location: //Ip')
 	LOCATION=${LOCATION#"$NG"}
 }
@@ -185,6 +194,29 @@ check_eq "$STATUS $LOCATION" "302 /q/shop" \
     "a valid pass of another queue -> the waiting page"
 through_nginx "${P1%?}"
 check_eq "$STATUS $LOCATION" "302 /q/shop" "a truncated pass -> the waiting page"
+
+# ---- bypass rules: an address, a header -------------------------------------
+
+shop_last() { tail -n 1 "$N/shop.log"; }
+through_nginx "" --interface 127.0.0.2
+check_eq "$STATUS $(cat "$WR_TMP/p.body")" "200 welcome to the shop" \
+    "a bypassed address (127.0.0.2) reaches the shop without a pass"
+check_eq "$(shop_last)" "- GET / HTTP/1.1 -" \
+    "... unchecked: the shop gets no X-Waitroom-Token"
+through_nginx "" --interface 127.0.0.3
+check_eq "$STATUS $LOCATION" "302 /q/shop" \
+    "another address (127.0.0.3) without a pass -> the waiting page"
+through_nginx "" -H "X-Waitroom-Bypass: $BYPASS_SECRET" -H "X-Waitroom-Token: $T1"
+check_eq "$STATUS $(cat "$WR_TMP/p.body")" "200 welcome to the shop" \
+    "the bypass header with the secret reaches the shop without a pass"
+check_eq "$(shop_last)" "- GET / HTTP/1.1 -" \
+    "... and the shop sees neither the secret nor the visitor's X-Waitroom-Token"
+through_nginx "" -H "X-Waitroom-Bypass: ${BYPASS_SECRET}x"
+check_eq "$STATUS $LOCATION" "302 /q/shop" \
+    "the header with another value -> the waiting page"
+through_nginx "" -H "X-Waitroom-Bypass: ${BYPASS_SECRET%?}"
+check_eq "$STATUS $LOCATION" "302 /q/shop" \
+    "the header with a prefix of the secret -> the waiting page"
 
 # ---- the live stream through nginx, and revocation -----------------------
 
@@ -240,6 +272,20 @@ check_eq "$STATUS $(cat "$WR_TMP/p.body")" "200 welcome to the shop" \
 check "the shop never sees the cookie header of the check" \
     bash -c "! grep -qi 'x-waitroom-set-cookie' '$N/v.h'"
 nginx_stop
+
+# ---- fail-open, waitroomd up: only a missing answer opens -----------------
+
+nginx_start "the site switched to fail-open" \
+    -e 's/error_page 500 = @waitroom_busy;/error_page 500 = @waitroom_open;/'
+shop_seen=$(wc -l <"$N/shop.log")
+# Two cookie lines of 5,000 bytes: nginx takes them (8k a line), waitroomd
+# refuses headers over 8 KiB with a 413.
+pad=$(printf '%05000d' 0)
+through_nginx "" -H "Cookie: pad1=$pad" -H "Cookie: pad2=$pad"
+check_eq "$STATUS $LOCATION" "302 /q/shop" \
+    "fail-open, waitroomd up: a check it refuses as too large (10 KB of cookies) -> the waiting page"
+check_eq "$(wc -l <"$N/shop.log")" "$shop_seen" "... and the shop saw nothing"
+nginx_stop
 nginx_start etc/nginx/waitroom-site.conf
 
 # ---- no waitroomd: fail-closed, the default -----------------------------
@@ -260,6 +306,9 @@ visit /q/shop
 check_eq "$STATUS" 503 "the waiting page's address answers 503, not a 502"
 check_contains "$BODY" "The waiting room is busy" "and the busy page"
 check_eq "$(wc -l <"$N/shop.log")" "$shop_seen" "the shop saw none of these"
+through_nginx "" --interface 127.0.0.2
+check_eq "$STATUS $(cat "$WR_TMP/p.body")" "200 welcome to the shop" \
+    "a bypassed address still reaches the shop"
 check "nginx logged why: the check got no answer" \
     grep -q 'auth request unexpected status: 50[24]' "$N/error.log"
 check "nginx logged no emergency or alert" \

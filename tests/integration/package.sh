@@ -54,7 +54,11 @@ FILES='/etc/waitroom.conf
 /usr/share/man/man1/waitroomctl.1.gz
 /usr/share/man/man5/waitroom.conf.5.gz
 /usr/share/man/man8/waitroomd.8.gz
+/usr/share/waitroom/caddy/Caddyfile
 /usr/share/waitroom/grafana/waitroom.json
+/usr/share/waitroom/haproxy/haproxy.cfg
+/usr/share/waitroom/haproxy/waitroom-busy.http
+/usr/share/waitroom/haproxy/waitroom.lua
 /usr/share/waitroom/nginx/waitroom-site.conf
 /usr/share/waitroom/prometheus/scrape.yml
 /usr/share/waitroom/prometheus/waitroom-rules.yml'
