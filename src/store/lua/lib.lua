@@ -5,8 +5,9 @@
 -- (DEFAULT_active_ttl; mode_cap): the build writes in their places and
 -- values (script_lua.c), so no default is written down here.
 --
--- Every queue script's KEYS start with the queue's seven, built by
--- keys.c: K_config K_seq K_waiting K_active K_seen K_stats K_tick.
+-- Every queue script's KEYS start with the queue's eight, built by
+-- keys.c: K_config K_seq K_waiting K_active K_seen K_stats K_tick
+-- K_unchecked.
 -- Time is Redis TIME, so every instance shares one clock.
 
 local function now_ms()
@@ -265,19 +266,23 @@ local function admitted_last_minute(stats, now)
   return sum
 end
 
--- Active sessions ending at expiry for tokens, which leave the seen set:
--- one ZADD and one ZREM per 1,000 tokens rather than per token (a call's
--- arguments come from unpack, which the Lua stack bounds).
-local function activate(tokens, expiry)
-  local score = ms_text(expiry)
+-- Active sessions admitted at now and ending at expiry for tokens, which
+-- leave the seen set and are unchecked until their pass is first checked
+-- (qstore.c's qstore_lookup): a ZADD to each set and one ZREM per 1,000 tokens rather
+-- than per token (a call's arguments come from unpack, which the Lua
+-- stack bounds).
+local function activate(tokens, now, expiry)
+  local score, at = ms_text(expiry), ms_text(now)
   for first = 1, #tokens, 1000 do
     local last = math.min(first + 999, #tokens)
-    local args, k = {}, 0
+    local args, since, k = {}, {}, 0
     for i = first, last do
       args[k + 1], args[k + 2] = score, tokens[i]
+      since[k + 1], since[k + 2] = at, tokens[i]
       k = k + 2
     end
     redis.call('ZADD', K_active, unpack(args))
+    redis.call('ZADD', K_unchecked, unpack(since))
     redis.call('ZREM', K_seen, unpack(tokens, first, last))
   end
 end
@@ -299,7 +304,7 @@ local function admit(n, now, c, channel)
     tokens[#tokens + 1] = popped[i]
   end
   if #tokens > 0 then
-    activate(tokens, expiry)
+    activate(tokens, now, expiry)
     redis.call('HINCRBY', K_stats, 'admitted', #tokens)
     redis.call('HINCRBY', K_stats, 'rate_n', #tokens)
     count_admitted(K_stats, #tokens, now)
@@ -387,6 +392,7 @@ local function remove_token(c, keys, token, channel, leeway)
     return nil
   end
   redis.call('ZREM', keys.active, token)
+  redis.call('ZREM', K_unchecked, token)
   local now = now_ms()
   local ttl = expiry - now + leeway
   if ttl > 0 then
@@ -445,8 +451,9 @@ end
 -- A script over many queues (room_read.lua) names the one at hand, its
 -- keys q (K_queues[i]), as the helpers here read them.
 local function use_queue(q)
-  K_config, K_seq, K_waiting, K_active, K_seen, K_stats, K_tick =
-    q.config, q.seq, q.waiting, q.active, q.seen, q.stats, q.tick
+  K_config, K_seq, K_waiting, K_active, K_seen, K_stats, K_tick,
+    K_unchecked = q.config, q.seq, q.waiting, q.active, q.seen, q.stats,
+    q.tick, q.unchecked
 end
 
 -- The trail (<prefix>:trail): every admin write, newest first, one JSON

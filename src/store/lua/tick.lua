@@ -19,7 +19,7 @@
 -- in K_waits, from the join marks of K_joins (room_report.lua writes one
 -- a second: by that time the tickets had reached that score), and drops
 -- the marks no ticket still in line needs.
--- KEYS: the queue's seven (lib.lua), then
+-- KEYS: the queue's eight (lib.lua), then
 --   full         when Redis was last seen full (ms)
 --   draw         the draw's hash
 --   joins        the join marks (sorted set: ms -> ticket reached)
@@ -59,6 +59,7 @@ local ended = redis.call('ZRANGEBYSCORE', K_active, '-inf', now,
   'LIMIT', 0, cap)
 if #ended > 0 then
   redis.call('ZREM', K_active, unpack(ended))
+  redis.call('ZREM', K_unchecked, unpack(ended))
   redis.call('HINCRBY', K_stats, 'expired', #ended)
 end
 
