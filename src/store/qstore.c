@@ -335,7 +335,7 @@ int
 qstore_tick(struct qstore *qs, const char *queue, long cap, qs_tick_cb *cb,
     void *arg)
 {
-	char full[KEYS_MAX];
+	char full[KEYS_MAX], revoked[KEYS_MAX + 16];
 	struct queue_keys k;
 	struct draw_keys dk;
 	struct room_keys rk;
@@ -350,11 +350,15 @@ qstore_tick(struct qstore *qs, const char *queue, long cap, qs_tick_cb *cb,
 		script_set(sc, TICK_K_JOINS, rk.joins);
 		script_set(sc, TICK_K_WAITS, rk.waits);
 	}
+	if (sc != NULL && keys_revoked(revoked, sizeof revoked, qs->prefix,
+	    queue, "") != -1)
+		script_set(sc, TICK_A_REVOKED_PREFIX, revoked);
 	if (sc != NULL) {
 		script_set(sc, TICK_A_CHANNEL, k.events);
 		script_set_num(sc, TICK_A_CAP, cap);
 		script_set_num(sc, TICK_A_FULL_AGO_MS, qs->full_at == 0 ? -1 :
 		    mono_ms() - qs->full_at);
+		script_set_num(sc, TICK_A_LEEWAY_MS, PASS_LEEWAY * 1000);
 	}
 	return qcall_eval_flags(qs, qcall_new(qs, read_tick, cb, arg, "tick",
 	    queue), sc, STORE_DURABLE);

@@ -31,7 +31,8 @@ local function load_conf(key)
   local v = redis.call('HMGET', key, 'state', 'mode', 'batch', 'interval',
     'max_active', 'active_ttl', 'waiting_ttl', 'max_waiting', 'redirect',
     'renew', 'access', 'opens_at', 'prequeue_from', 'closes_at',
-    'beacon_round', 'ver', 'notice', 'fail_open_until', 'fail_open_prev')
+    'beacon_round', 'ver', 'notice', 'fail_open_until', 'fail_open_prev',
+    'noshow_after', 'noshow_refill')
   if not v[1] then
     return nil
   end
@@ -46,7 +47,9 @@ local function load_conf(key)
     prequeue_from = (tonumber(v[13]) or 0) * 1000,
     closes_at = (tonumber(v[14]) or 0) * 1000, beacon_round = v[15] or '',
     ver = v[16] or '', notice = v[17] or '',
-    fail_open_until = tonumber(v[18]) or 0, fail_open_prev = v[19] }
+    fail_open_until = tonumber(v[18]) or 0, fail_open_prev = v[19],
+    noshow_after = v[20] or DEFAULT_noshow_after,
+    noshow_refill = v[21] or DEFAULT_noshow_refill }
   -- A cap of 0 is not set: the mode's own cap (mode_cap: batch in rate
   -- mode, max_active in capacity mode) then takes its value, and the
   -- other cap is off. What every script and the facts see is this.
@@ -322,6 +325,22 @@ local function free_slots(now, c, cap)
   return free
 end
 
+-- No-shows owed back to a rate queue with noshow_refill = yes (tick.lua
+-- counts them into the stats hash's 'refill'): a new batch takes as many
+-- as there are, at most another whole batch (a batch at most doubles);
+-- the rest wait for the batches after.
+local function refill_take(c, batch)
+  if c.mode ~= 'rate' or c.noshow_refill ~= 'yes' then
+    return 0
+  end
+  local owed = tonumber(redis.call('HGET', K_stats, 'refill') or '0')
+  local take = math.min(owed, batch)
+  if take > 0 then
+    redis.call('HINCRBY', K_stats, 'refill', -take)
+  end
+  return take
+end
+
 -- How many may enter now under both caps, never more than cap: the
 -- sessions (max_active, when set) and the admissions per interval (batch
 -- every interval, when set; what the interval has left is 'owed' in the
@@ -351,7 +370,7 @@ local function room(now, c, cap)
   local last = tonumber(redis.call('GET', K_tick) or '0')
   local owed = tonumber(redis.call('HGET', K_stats, 'owed') or '0')
   if last == 0 or now - last >= interval then
-    owed = batch
+    owed = batch + refill_take(c, batch)
     local at = now
     if last > 0 and now - last < 2 * interval then
       at = last + interval
