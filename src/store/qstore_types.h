@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#define SHOW_NTOTALS 6		/* joined .. removed */
+#define SHOW_NTOTALS 7		/* joined .. removed, noshows */
 
 /* A queue's configuration hash as pairs, borrowed from a reply. */
 #define QCONFIG_MAX 64

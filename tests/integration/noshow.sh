@@ -111,6 +111,11 @@ check_status 401 "and on B"
 on "$A" v1_check "$q1" cap
 check_status 204 "the pass that was used is still accepted"
 check_eq "$(stat_of cap noshows)" 1 "one no-show counted (stats hash)"
+http GET /metrics
+check_eq "$(metric 'waitroom_queue_noshows_total{queue="cap"}')" 1 \
+    "/metrics: waitroom_queue_noshows_total{queue=\"cap\"} 1"
+admin GET /v1/admin/queues/cap
+check_jq '.totals.noshows == 1' "the admin API's totals: noshows 1"
 http GET /v1/queues/cap
 check_jq '.active == 2 and .waiting == 0' "the queue holds 2 active, 0 waiting"
 
@@ -144,6 +149,9 @@ done
 check_eq "${seen[*]}" "2 5 9" \
     "batches 2, then 2 + the 1 no-show, then 2 + 2 of the 3 (never more than double)"
 check_eq "$(stat_of line noshows)" 4 "4 no-shows counted: 1 and 3"
+on "$B" http GET /metrics
+check_eq "$(metric 'waitroom_queue_noshows_total{queue="line"}')" 4 \
+    "/metrics of instance B: 4 for the rate queue"
 check_eq "$(stat_of line refill)" 1 "the no-show left over waits for the next batch"
 
 # ---- bad values: 400 naming the key, nothing changed ----------------------

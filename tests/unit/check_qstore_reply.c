@@ -360,7 +360,8 @@ START_TEST(test_tick_and_figures)
 	reset();
 	ck_assert_int_eq(qreply_figures(arr(7, arr(4, str("state"),
 	    str("paused"), str("redirect"), str("")), num(7), num(2),
-	    arr(6, num(1), num(2), num(3), num(4), num(5), num(6)), num(9),
+	    arr(7, num(1), num(2), num(3), num(4), num(5), num(6),
+	    num(3)), num(9),
 	    num(0), num(0)),
 	    &f), 0);
 	ck_assert_int_eq(f.exists, 1);
@@ -370,6 +371,7 @@ START_TEST(test_tick_and_figures)
 	ck_assert_int_eq(f.config.len[1], 0);
 	ck_assert_int_eq(f.waiting, 7);
 	ck_assert_int_eq(f.totals[5], 6);
+	ck_assert_int_eq(f.totals[6], 3);	/* noshows */
 	ck_assert_int_eq(f.last_minute, 9);
 	ck_assert_int_eq(qreply_figures(arr(0), &f), 0);
 	ck_assert_int_eq(f.exists, 0);
@@ -445,7 +447,8 @@ START_TEST(test_room)
 
 	reset();
 	show = arr(7, arr(2, str("state"), str("open")), num(12), num(3),
-	    arr(6, num(20), num(8), num(5), num(1), num(2), num(0)), num(8),
+	    arr(7, num(20), num(8), num(5), num(1), num(2), num(0),
+	    num(1)), num(8),
 	    num(0), num(0));
 	facts = arr(9, str("rate"), str("open"), num(10), num(2), num(0),
 	    num(300), num(0), num(0), num(0));

@@ -450,7 +450,7 @@ end
 -- (K_queues[i]): {} when there is no such queue, else { config, waiting,
 -- active, totals, last_minute, prequeue, draw_ms } (scripts.def's SHOW).
 local SHOW_TOTALS = { 'joined', 'admitted', 'expired', 'left', 'abandoned',
-  'removed' }
+  'removed', 'noshows' }
 local function queue_show(q, now)
   local config = redis.call('HGETALL', q.config)
   if #config == 0 then
