@@ -562,9 +562,10 @@ admit_sub() {
 	local k='wr:{sub}' cmds=(MULTI) keys=() n
 	for n in $TICK_KEYS; do keys+=("$k:$n"); done
 	[ "${1-}" = cut ] && cmds+=("CLIENT KILL TYPE pubsub" "PUBSUB NUMPAT")
-	# arguments: channel, cap, full_ago_ms (-1: never full)
+	# arguments: channel, cap, full_ago_ms (-1: never full),
+	# revoked_prefix, leeway_ms
 	cmds+=("HSET $k:config state open"
-	    "EVALSHA $sha ${#keys[@]} ${keys[*]} $k:events 5000 -1"
+	    "EVALSHA $sha ${#keys[@]} ${keys[*]} $k:events 5000 -1 $k:revoked: 10000"
 	    "HSET $k:config state paused" EXEC)
 	ADMIT_AT=$EPOCHREALTIME
 	printf '%s\n' "${cmds[@]}" | rcli >"$WR_TMP/admit.out" 2>&1
