@@ -7,9 +7,9 @@
 -- Reply: one entry per queue, in order: {} when there is no such queue,
 -- else { config, waiting, active, totals, last_minute, prequeue, draw_ms }:
 -- the configuration ({ field, value, ... }), waiting, active, totals
--- ({ joined, admitted, expired, left, abandoned, removed }), admitted in
--- the last minute, pre-queue entrants not yet drawn, ms the draw took (0:
--- none)
+-- ({ joined, admitted, expired, left, abandoned, removed, noshows }),
+-- admitted in the last minute, pre-queue entrants not yet drawn, ms the
+-- draw took (0: none)
 local now = now_ms()
 local out = {}
 for i, q in ipairs(K_queues) do
