@@ -8,9 +8,10 @@
  * The signature and claims are checked here, in memory. Whether the
  * session was ended (DELETE of the token) or the queue dropped (DELETE of
  * the queue) is asked of Redis in one lookup, at most about once a second
- * per pass thanks to revoke.c; while Redis is unreachable, a pass that is
- * signed and unexpired is accepted: admitted visitors keep their session
- * through a Redis outage, as a stateless pass promises.
+ * per pass thanks to revoke.c (the store records the session's first
+ * check on the way, for noshow_after); while Redis is unreachable, a
+ * pass that is signed and unexpired is accepted: admitted visitors keep
+ * their session through a Redis outage, as a stateless pass promises.
  *
  * A pass accepted renews its session in a queue with renew = yes
  * (renew.lua, asked at most once a second per pass thanks to

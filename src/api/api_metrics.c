@@ -20,6 +20,9 @@
 #include "qstore.h"
 #include "store.h"
 
+_Static_assert(METRICS_NTOTALS == SHOW_NTOTALS,
+    "metrics.h's METRICS_NTOTALS is not qstore_types.h's SHOW_NTOTALS");
+
 static struct mshare_live live;	/* large: not on the stack */
 static struct mshare_live total;
 

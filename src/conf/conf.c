@@ -147,6 +147,10 @@ static const struct conf_key conf_keys[] = {
 	{ "beacon_round", SC_QUEUE, Q(beacon_round),
 	  STR(conf_check_text, "a line of text naming a future public random "
 	  "value, such as drand quicknet round 12345678") },
+	{ "noshow_after", SC_QUEUE, Q(noshow_after), .def = "0",
+	  INT(0, 86400) },
+	{ "noshow_refill", SC_QUEUE, Q(noshow_refill), .def = "no",
+	  ENUM(bool_names) },
 	{ "page_template", SC_BOTH, G(page_template), Q(page_template),
 	  PATH, RESTART },
 };

@@ -42,6 +42,9 @@ struct queue_conf {
 	long prequeue_from;	/* unix seconds; 0: any time before */
 	long closes_at;		/* unix seconds; 0: never by itself */
 	char *beacon_round;	/* the announced public random value; NULL */
+	long noshow_after;	/* s after admission an unused pass is a
+				 * no-show; 0: off */
+	int noshow_refill;	/* 1: a rate queue's no-shows grow its batches */
 };
 
 struct conf {

@@ -29,8 +29,15 @@ static const char *const pow_refusal_names[MPOW_NREASONS] = {
 static const char *const class_names[5] = { "1xx", "2xx", "3xx", "4xx",
     "5xx" };
 
-static const char *const total_names[6] = { "joined", "admitted", "expired",
-    "left", "abandoned", "removed" };
+static const struct {
+	const char *name, *help;
+} totals[METRICS_NTOTALS] = {
+	{ "joined", "Tokens joined" }, { "admitted", "Tokens admitted" },
+	{ "expired", "Sessions expired" }, { "left", "Tokens left" },
+	{ "abandoned", "Tokens abandoned" }, { "removed", "Tokens removed" },
+	{ "noshows", "Sessions whose pass was never checked within "
+	  "noshow_after" },
+};
 
 void
 strbuf_add(struct strbuf *b, const char *fmt, ...)
@@ -370,13 +377,13 @@ format_gauges(struct strbuf *b, const struct metrics_queue *qs, size_t n)
 static void
 format_totals(struct strbuf *b, const struct metrics_queue *qs, size_t n)
 {
-	for (int t = 0; t < 6; t++) {
-		char name[64], help[128];
+	for (int t = 0; t < METRICS_NTOTALS; t++) {
+		char name[64], help[160];
 
 		snprintf(name, sizeof name, "waitroom_queue_%s_total",
-		    total_names[t]);
-		snprintf(help, sizeof help, "Tokens %s since the queue was "
-		    "created (shared by every instance).", total_names[t]);
+		    totals[t].name);
+		snprintf(help, sizeof help, "%s since the queue was created "
+		    "(shared by every instance).", totals[t].help);
 		family(b, name, "counter", help);
 		for (size_t i = 0; i < n; i++)
 			queue_line(b, name, qs[i].name, "", qs[i].totals[t]);

@@ -52,12 +52,16 @@ struct metrics {
 	unsigned long long pow_refused[MPOW_NREASONS];	/* joins */
 };
 
+/* A queue's totals: joined, admitted, expired, left, abandoned, removed,
+ * noshows (admin_show.lua's order). */
+#define METRICS_NTOTALS 7
+
 /* One queue's figures, as admin_show.lua reports them. */
 struct metrics_queue {
 	const char *name;
 	const char *state;		/* open, paused, closed */
 	long long waiting, active, last_minute;
-	long long totals[6];		/* joined .. removed */
+	long long totals[METRICS_NTOTALS];	/* joined .. removed, noshows */
 	unsigned long streams;		/* open on this instance */
 	int pow_bits;			/* asked now; -1: off or unknown */
 	long long prequeue;		/* entrants awaiting the draw */

@@ -6,7 +6,7 @@
 #include "conf.h"
 
 static const char *const total_names[SHOW_NTOTALS] = { "joined",
-    "admitted", "expired", "left", "abandoned", "removed" };
+    "admitted", "expired", "left", "abandoned", "removed", "noshows" };
 
 const char *
 admin_view_field(const struct qconfig *c, const char *field)

@@ -110,10 +110,12 @@ tick_done(enum result r, const struct tick_figures *f, void *arg)
 		draws_due(t->a->app->draws, t->queue);
 	else if (f->draw == TICK_DRAW_NO_SEED)
 		draws_seed(t->a->app->draws, t->queue);
-	if (f->expired > 0 || f->abandoned > 0 || f->admitted > 0)
+	if (f->expired > 0 || f->abandoned > 0 || f->admitted > 0 ||
+	    f->noshows > 0)
 		log_info("event=tick queue=%s expired=%lld abandoned=%lld "
-		    "admitted=%lld waiting=%lld", t->queue, f->expired,
-		    f->abandoned, f->admitted, f->waiting);
+		    "admitted=%lld waiting=%lld noshows=%lld", t->queue,
+		    f->expired, f->abandoned, f->admitted, f->waiting,
+		    f->noshows);
 }
 
 static void

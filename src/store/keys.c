@@ -56,6 +56,7 @@ keys_queue(struct queue_keys *k, const char *prefix, const char *queue)
 	    keys_one(k->seen, prefix, queue, "seen") |
 	    keys_one(k->stats, prefix, queue, "stats") |
 	    keys_one(k->tick, prefix, queue, "tick") |
+	    keys_one(k->unchecked, prefix, queue, "unchecked") |
 	    keys_one(k->events, prefix, queue, "events");
 }
 

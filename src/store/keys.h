@@ -20,6 +20,7 @@ struct queue_keys {
 	char seen[KEYS_MAX];
 	char stats[KEYS_MAX];
 	char tick[KEYS_MAX];
+	char unchecked[KEYS_MAX];
 	char events[KEYS_MAX];
 };
 

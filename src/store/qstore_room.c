@@ -14,7 +14,7 @@
 
 #define ROOM_QUEUES_MAX 4096	/* queues in one call */
 
-/* The keys of names' queues into sc's runs: queues (their seven), series,
+/* The keys of names' queues into sc's runs: queues (their eight), series,
  * joins and waits (keys.c's room_keys), each -1 when sc takes none. -1
  * when a name is not a queue's. */
 struct room_runs {

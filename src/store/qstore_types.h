@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#define SHOW_NTOTALS 6		/* joined .. removed */
+#define SHOW_NTOTALS 7		/* joined .. removed, noshows */
 
 /* A queue's configuration hash as pairs, borrowed from a reply. */
 #define QCONFIG_MAX 64
@@ -63,6 +63,7 @@ struct tick_figures {
 	char ver[24];		/* the configuration's version it read */
 	char notice[NOTICE_BYTES_MAX + 1];	/* "": none */
 	long long fail_open_until;	/* unix s; 0: not failing open */
+	long long noshows;	/* sessions this tick found never used */
 };
 /* What a scheduled queue's tick asks for. */
 enum qs_tick_draw { TICK_DRAW_NONE, TICK_DRAW_DUE, TICK_DRAW_NO_SEED };

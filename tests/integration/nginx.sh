@@ -6,11 +6,13 @@
 # pass -> the waiting page; join, get admitted -> the shop, with the pass
 # cookie; a forged, expired, revoked or other-queue pass -> the waiting
 # page again; the bypass rules let an address and a secret header in
-# without a pass; the live stream comes through nginx unbuffered. With
-# fail-open and waitroomd up, a check waitroomd refuses as unreadable is
-# the waiting page. Then, with waitroomd stopped, the site's two
-# policies: fail-closed (the default) answers a "busy" page with
-# Retry-After and the shop sees nothing (bypassed staff still get in);
+# without a pass; the live stream comes through nginx unbuffered; the
+# shop ends a session itself (a checkout done) with a DELETE of the token
+# the check handed it, which refuses the pass and admits the next waiter
+# at once. With fail-open and waitroomd up, a check waitroomd refuses as
+# unreadable is the waiting page. Then, with waitroomd stopped, the
+# site's two policies: fail-closed (the default) answers a "busy" page
+# with Retry-After and the shop sees nothing (bypassed staff still get in);
 # fail-open lets visitors into the shop unchecked and logs each.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -244,6 +246,24 @@ check_eq "$STATUS $LOCATION" "302 /q/shop" \
 through_nginx "$P2"
 check_eq "$STATUS $(cat "$WR_TMP/p.body")" "200 welcome to the shop" \
     "the pass of the entered event opens the shop"
+
+# ---- the shop ends the session itself: a checkout done --------------------
+
+visit /v1/queues/shop/tokens -X POST -b /dev/null -c /dev/null
+T3=$(jq -r .token <<<"$BODY")
+check_eq "$(jq -r .status <<<"$BODY")" waiting "a third visitor waits"
+# The shop knows the visitor only by X-Waitroom-Token, which nginx set
+# from the check's answer: the last line of its log.
+T=$(tail -n 1 "$N/shop.log" | cut -d ' ' -f 1)
+check_eq "$T" "$T2" "the shop was handed the second visitor's token"
+STATUS=$(curl -s -o /dev/null -w '%{http_code}' -X DELETE --max-time 10 \
+    "$NG/v1/queues/shop/tokens/$T")
+check_eq "$STATUS" 204 "the shop's DELETE of that token through nginx -> 204"
+through_nginx "$P2"
+check_eq "$STATUS $LOCATION" "302 /q/shop" \
+    "the ended session's pass no longer opens the shop"
+check_eq "$(status_of shop "$T3")" active \
+    "the waiter has the freed slot at once (capacity mode)"
 
 # ---- a renewing queue: the fresh pass becomes the browser's cookie -------
 

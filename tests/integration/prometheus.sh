@@ -161,6 +161,7 @@ waitroom_queue_draw_seconds
 waitroom_queue_expired_total
 waitroom_queue_joined_total
 waitroom_queue_left_total
+waitroom_queue_noshows_total
 waitroom_queue_pow_difficulty
 waitroom_queue_prequeue
 waitroom_queue_removed_total

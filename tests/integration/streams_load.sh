@@ -545,13 +545,13 @@ sha=$(rcli script load "$(cat "$LUA/tick.lua")")
 [[ $sha =~ ^[0-9a-f]{40}$ ]] || bail "load the daemon's tick.lua into Redis" "got: $sha"
 
 # The tick's keys, by name, in the order of its contract (scripts.def):
-# the queue's seven (QUEUE_KEYS), then its own KEY lines. A hand-written
+# the queue's eight (QUEUE_KEYS), then its own KEY lines. A hand-written
 # list went stale when the tick got keys of its own.
 TICK_KEYS=$(awk '/^SCRIPT\(TICK,/ { f = 1 }
-	f && /^QUEUE_KEYS/ { printf "config seq waiting active seen stats tick" }
+	f && /^QUEUE_KEYS/ { printf "config seq waiting active seen stats tick unchecked" }
 	f && /^KEY\(TICK,/ { sub(/.*, /, ""); sub(/\).*/, ""); printf " %s", $0 }
 	/^END_SCRIPT\(TICK\)/ { exit }' "$TOP_SRCDIR/src/store/scripts.def")
-[ "$(wc -w <<<"$TICK_KEYS")" -gt 7 ] ||
+[ "$(wc -w <<<"$TICK_KEYS")" -gt 8 ] ||
     bail "the tick's keys from scripts.def" "got: $TICK_KEYS"
 
 # admit_sub [cut]: one admission tick of sub in one transaction (with cut,
@@ -562,9 +562,10 @@ admit_sub() {
 	local k='wr:{sub}' cmds=(MULTI) keys=() n
 	for n in $TICK_KEYS; do keys+=("$k:$n"); done
 	[ "${1-}" = cut ] && cmds+=("CLIENT KILL TYPE pubsub" "PUBSUB NUMPAT")
-	# arguments: channel, cap, full_ago_ms (-1: never full)
+	# arguments: channel, cap, full_ago_ms (-1: never full),
+	# revoked_prefix, leeway_ms
 	cmds+=("HSET $k:config state open"
-	    "EVALSHA $sha ${#keys[@]} ${keys[*]} $k:events 5000 -1"
+	    "EVALSHA $sha ${#keys[@]} ${keys[*]} $k:events 5000 -1 $k:revoked: 10000"
 	    "HSET $k:config state paused" EXEC)
 	ADMIT_AT=$EPOCHREALTIME
 	printf '%s\n' "${cmds[@]}" | rcli >"$WR_TMP/admit.out" 2>&1

@@ -329,9 +329,10 @@ START_TEST(test_tick_and_figures)
 	struct queue_figures f;
 
 	reset();
-	ck_assert_int_eq(qreply_tick(arr(12, num(1), num(2), num(3), num(4),
+	ck_assert_int_eq(qreply_tick(arr(13, num(1), num(2), num(3), num(4),
 	    num(0), num(-1), num(300), num(1), str("2.500000"), str("17"),
-	    str("Doors at 10"), num(1795780000)), &t), 0);
+	    str("Doors at 10"), num(1795780000), num(2)), &t), 0);
+	ck_assert_int_eq(t.noshows, 2);
 	ck_assert(t.rate == 2.5);
 	ck_assert_str_eq(t.notice, "Doors at 10");
 	ck_assert_int_eq(t.fail_open_until, 1795780000);
@@ -343,26 +344,28 @@ START_TEST(test_tick_and_figures)
 	ck_assert_int_eq(t.full_ms, 0);
 	ck_assert_int_eq(t.pow_bits, -1);	/* no challenge */
 	ck_assert_int_eq(t.pow_ttl, 300);
-	ck_assert_int_eq(qreply_tick(arr(12, num(1), num(0), num(0), num(4),
+	ck_assert_int_eq(qreply_tick(arr(13, num(1), num(0), num(0), num(4),
 	    num(1700000000123), num(16), num(60), num(0), str("0"), str(""),
-	    str(""), num(0)), &t), 0);
+	    str(""), num(0), num(0)), &t), 0);
 	ck_assert_str_eq(t.notice, "");	/* none */
 	ck_assert_int_eq(t.fail_open_until, 0);
 	ck_assert_int_eq(t.full_ms, 1700000000123);	/* Redis was full */
 	ck_assert_int_eq(t.pow_bits, 16);
-	ck_assert_int_eq(qreply_tick(arr(11, num(1), num(2), num(3), num(4),
-	    num(0), num(-1), num(300), num(0), str("1"), str(""), str("")),
-	    &t), -1); /* short */
 	ck_assert_int_eq(qreply_tick(arr(12, num(1), num(2), num(3), num(4),
+	    num(0), num(-1), num(300), num(0), str("1"), str(""), str(""),
+	    num(0)),
+	    &t), -1); /* short */
+	ck_assert_int_eq(qreply_tick(arr(13, num(1), num(2), num(3), num(4),
 	    num(0), num(-1), num(300), num(0), str("fast"), str(""), str(""),
-	    num(0)), &t), -1);
+	    num(0), num(0)), &t), -1);
 	ck_assert_int_eq(qreply_tick(arr(1, str("no_queue")), &t), -1);
 	ck_assert_int_eq(qreply_first(arr(1, str("no_queue"))),
 	    RESULT_NO_QUEUE);
 	reset();
 	ck_assert_int_eq(qreply_figures(arr(7, arr(4, str("state"),
 	    str("paused"), str("redirect"), str("")), num(7), num(2),
-	    arr(6, num(1), num(2), num(3), num(4), num(5), num(6)), num(9),
+	    arr(7, num(1), num(2), num(3), num(4), num(5), num(6),
+	    num(3)), num(9),
 	    num(0), num(0)),
 	    &f), 0);
 	ck_assert_int_eq(f.exists, 1);
@@ -372,6 +375,7 @@ START_TEST(test_tick_and_figures)
 	ck_assert_int_eq(f.config.len[1], 0);
 	ck_assert_int_eq(f.waiting, 7);
 	ck_assert_int_eq(f.totals[5], 6);
+	ck_assert_int_eq(f.totals[6], 3);	/* noshows */
 	ck_assert_int_eq(f.last_minute, 9);
 	ck_assert_int_eq(qreply_figures(arr(0), &f), 0);
 	ck_assert_int_eq(f.exists, 0);
@@ -447,7 +451,8 @@ START_TEST(test_room)
 
 	reset();
 	show = arr(7, arr(2, str("state"), str("open")), num(12), num(3),
-	    arr(6, num(20), num(8), num(5), num(1), num(2), num(0)), num(8),
+	    arr(7, num(20), num(8), num(5), num(1), num(2), num(0),
+	    num(1)), num(8),
 	    num(0), num(0));
 	facts = arr(9, str("rate"), str("open"), num(10), num(2), num(0),
 	    num(300), num(0), num(0), num(0));

@@ -1,15 +1,15 @@
 -- admin_show.lua: the configuration and live figures of one or more
 -- queues, for the admin API and /metrics.
 -- KEYS:
---   queues...    the queue's seven keys (lib.lua), of one queue after
+--   queues...    the queue's eight keys (lib.lua), of one queue after
 --                another: K_queues[i].config...
 -- ARGV: none
 -- Reply: one entry per queue, in order: {} when there is no such queue,
 -- else { config, waiting, active, totals, last_minute, prequeue, draw_ms }:
 -- the configuration ({ field, value, ... }), waiting, active, totals
--- ({ joined, admitted, expired, left, abandoned, removed }), admitted in
--- the last minute, pre-queue entrants not yet drawn, ms the draw took (0:
--- none)
+-- ({ joined, admitted, expired, left, abandoned, removed, noshows }),
+-- admitted in the last minute, pre-queue entrants not yet drawn, ms the
+-- draw took (0: none)
 local now = now_ms()
 local out = {}
 for i, q in ipairs(K_queues) do

@@ -9,7 +9,7 @@
 -- score 'cursor'), walk (K_sorted in order: each entrant still undrawn
 -- gets the next place and its ticket a line of K_order), sum (the
 -- daemon reads K_order piece by piece and hashes it), then 'drawn'.
--- KEYS: the queue's seven (lib.lua), then
+-- KEYS: the queue's eight (lib.lua), then
 --   draw         the draw's hash
 --   sorted       the draw's sorted set (score 0, member hmac (64 hex) ..
 --                ticket (32 hex) .. token)

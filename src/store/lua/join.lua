@@ -1,6 +1,6 @@
 -- join.lua: a batch of joins, in the order they came. Each gets a new
 -- place at the end of the line, or the place its user already holds.
--- KEYS: the queue's seven (lib.lua), then
+-- KEYS: the queue's eight (lib.lua), then
 --   users...          the user keys of the joins that gave a user, in the
 --                     order of those joins
 --   uses...           the use keys of the joins that carry one (keys.c's
@@ -147,6 +147,7 @@ end
 local function admit_now(token)
   local expiry = now + tonumber(c.active_ttl) * 1000
   redis.call('ZADD', K_active, expiry, token)
+  redis.call('ZADD', K_unchecked, now, token)
   redis.call('HINCRBY', K_stats, 'admitted', 1)
   redis.call('HINCRBY', K_stats, 'rate_n', 1)
   count_admitted(K_stats, 1, now)

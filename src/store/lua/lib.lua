@@ -5,8 +5,9 @@
 -- (DEFAULT_active_ttl; mode_cap): the build writes in their places and
 -- values (script_lua.c), so no default is written down here.
 --
--- Every queue script's KEYS start with the queue's seven, built by
--- keys.c: K_config K_seq K_waiting K_active K_seen K_stats K_tick.
+-- Every queue script's KEYS start with the queue's eight, built by
+-- keys.c: K_config K_seq K_waiting K_active K_seen K_stats K_tick
+-- K_unchecked.
 -- Time is Redis TIME, so every instance shares one clock.
 
 local function now_ms()
@@ -30,7 +31,8 @@ local function load_conf(key)
   local v = redis.call('HMGET', key, 'state', 'mode', 'batch', 'interval',
     'max_active', 'active_ttl', 'waiting_ttl', 'max_waiting', 'redirect',
     'renew', 'access', 'opens_at', 'prequeue_from', 'closes_at',
-    'beacon_round', 'ver', 'notice', 'fail_open_until', 'fail_open_prev')
+    'beacon_round', 'ver', 'notice', 'fail_open_until', 'fail_open_prev',
+    'noshow_after', 'noshow_refill')
   if not v[1] then
     return nil
   end
@@ -45,7 +47,9 @@ local function load_conf(key)
     prequeue_from = (tonumber(v[13]) or 0) * 1000,
     closes_at = (tonumber(v[14]) or 0) * 1000, beacon_round = v[15] or '',
     ver = v[16] or '', notice = v[17] or '',
-    fail_open_until = tonumber(v[18]) or 0, fail_open_prev = v[19] }
+    fail_open_until = tonumber(v[18]) or 0, fail_open_prev = v[19],
+    noshow_after = v[20] or DEFAULT_noshow_after,
+    noshow_refill = v[21] or DEFAULT_noshow_refill }
   -- A cap of 0 is not set: the mode's own cap (mode_cap: batch in rate
   -- mode, max_active in capacity mode) then takes its value, and the
   -- other cap is off. What every script and the facts see is this.
@@ -267,19 +271,23 @@ local function admitted_last_minute(stats, now)
   return sum
 end
 
--- Active sessions ending at expiry for tokens, which leave the seen set:
--- one ZADD and one ZREM per 1,000 tokens rather than per token (a call's
--- arguments come from unpack, which the Lua stack bounds).
-local function activate(tokens, expiry)
-  local score = ms_text(expiry)
+-- Active sessions admitted at now and ending at expiry for tokens, which
+-- leave the seen set and are unchecked until their pass is first checked
+-- (qstore.c's qstore_lookup): a ZADD to each set and one ZREM per 1,000 tokens rather
+-- than per token (a call's arguments come from unpack, which the Lua
+-- stack bounds).
+local function activate(tokens, now, expiry)
+  local score, at = ms_text(expiry), ms_text(now)
   for first = 1, #tokens, 1000 do
     local last = math.min(first + 999, #tokens)
-    local args, k = {}, 0
+    local args, since, k = {}, {}, 0
     for i = first, last do
       args[k + 1], args[k + 2] = score, tokens[i]
+      since[k + 1], since[k + 2] = at, tokens[i]
       k = k + 2
     end
     redis.call('ZADD', K_active, unpack(args))
+    redis.call('ZADD', K_unchecked, unpack(since))
     redis.call('ZREM', K_seen, unpack(tokens, first, last))
   end
 end
@@ -301,7 +309,7 @@ local function admit(n, now, c, channel)
     tokens[#tokens + 1] = popped[i]
   end
   if #tokens > 0 then
-    activate(tokens, expiry)
+    activate(tokens, now, expiry)
     redis.call('HINCRBY', K_stats, 'admitted', #tokens)
     redis.call('HINCRBY', K_stats, 'rate_n', #tokens)
     count_admitted(K_stats, #tokens, now)
@@ -317,6 +325,22 @@ local function free_slots(now, c, cap)
     return cap
   end
   return free
+end
+
+-- No-shows owed back to a rate queue with noshow_refill = yes (tick.lua
+-- counts them into the stats hash's 'refill'): a new batch takes as many
+-- as there are, at most another whole batch (a batch at most doubles);
+-- the rest wait for the batches after.
+local function refill_take(c, batch)
+  if c.mode ~= 'rate' or c.noshow_refill ~= 'yes' then
+    return 0
+  end
+  local owed = tonumber(redis.call('HGET', K_stats, 'refill') or '0')
+  local take = math.min(owed, batch)
+  if take > 0 then
+    redis.call('HINCRBY', K_stats, 'refill', -take)
+  end
+  return take
 end
 
 -- How many may enter now under both caps, never more than cap: the
@@ -348,7 +372,7 @@ local function room(now, c, cap)
   local last = tonumber(redis.call('GET', K_tick) or '0')
   local owed = tonumber(redis.call('HGET', K_stats, 'owed') or '0')
   if last == 0 or now - last >= interval then
-    owed = batch
+    owed = batch + refill_take(c, batch)
     local at = now
     if last > 0 and now - last < 2 * interval then
       at = last + interval
@@ -389,6 +413,7 @@ local function remove_token(c, keys, token, channel, leeway)
     return nil
   end
   redis.call('ZREM', keys.active, token)
+  redis.call('ZREM', K_unchecked, token)
   local now = now_ms()
   local ttl = expiry - now + leeway
   if ttl > 0 then
@@ -427,7 +452,7 @@ end
 -- (K_queues[i]): {} when there is no such queue, else { config, waiting,
 -- active, totals, last_minute, prequeue, draw_ms } (scripts.def's SHOW).
 local SHOW_TOTALS = { 'joined', 'admitted', 'expired', 'left', 'abandoned',
-  'removed' }
+  'removed', 'noshows' }
 local function queue_show(q, now)
   local config = redis.call('HGETALL', q.config)
   if #config == 0 then
@@ -447,8 +472,9 @@ end
 -- A script over many queues (room_read.lua) names the one at hand, its
 -- keys q (K_queues[i]), as the helpers here read them.
 local function use_queue(q)
-  K_config, K_seq, K_waiting, K_active, K_seen, K_stats, K_tick =
-    q.config, q.seq, q.waiting, q.active, q.seen, q.stats, q.tick
+  K_config, K_seq, K_waiting, K_active, K_seen, K_stats, K_tick,
+    K_unchecked = q.config, q.seq, q.waiting, q.active, q.seen, q.stats,
+    q.tick, q.unchecked
 end
 
 -- The trail (<prefix>:trail): every admin write, newest first, one JSON

@@ -1,7 +1,7 @@
 -- ranks.lua: where each of a batch of streamed tokens stands, in one
 -- round trip; waiting ones are marked as seen (an open stream is the best
 -- "still here" signal).
--- KEYS: the queue's seven (lib.lua)
+-- KEYS: the queue's eight (lib.lua)
 -- ARGV:
 --   tokens...    the tokens
 -- Reply: facts() of the queue (result 'batch'; lib.lua), then kinds, a

@@ -10,7 +10,7 @@
 --   second       the last second whose samples were written
 --   series...    each queue's samples (sorted set: second -> JSON)
 --   joins...     each queue's join marks (sorted set: ms -> ticket)
---   queues...    each queue's seven keys (lib.lua), in the same order
+--   queues...    each queue's eight keys (lib.lua), in the same order
 -- ARGV:
 --   nq           how many queues
 --   id           the process's id, host:pid

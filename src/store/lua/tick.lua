@@ -19,7 +19,18 @@
 -- in K_waits, from the join marks of K_joins (room_report.lua writes one
 -- a second: by that time the tickets had reached that score), and drops
 -- the marks no ticket still in line needs.
--- KEYS: the queue's seven (lib.lua), then
+-- No-shows (noshow_after > 0): sessions admitted noshow_after or more
+-- ago whose pass was never checked, the oldest of K_unchecked (lookup.lua
+-- takes a session out at its first check), are counted in the stats
+-- hash's 'noshows' and leave the set, once each. A capacity queue ends
+-- them as a DELETE does: the pass refused on every instance (each
+-- token's revoked key, named by revoked_prefix and the token: the tokens
+-- are found here, so the keys cannot be given, but they lie in the
+-- queue's hash slot), and their slots go to the next waiters in (3) of
+-- the same run. A rate queue with noshow_refill = yes owes them back:
+-- the stats hash's 'refill', which lib.lua's room() adds to the next
+-- batches, at most doubling one.
+-- KEYS: the queue's eight (lib.lua), then
 --   full         when Redis was last seen full (ms)
 --   draw         the draw's hash
 --   joins        the join marks (sorted set: ms -> ticket reached)
@@ -29,15 +40,19 @@
 --   cap          most tokens moved or swept per kind in one call
 --   full_ago_ms  how long ago (ms) this instance last saw Redis refuse a
 --                write for memory; -1: never
+--   revoked_prefix  a token's revoked key less the token (keys.c)
+--   leeway_ms    the leeway checkers allow a pass, in ms
 -- Reply: { expired, abandoned, admitted, waiting, full, pow_bits, pow_ttl,
--- draw, rate, ver } (full: now when Redis refused a write, else 0;
+-- draw, rate, ver, notice, fail_open_until, noshows } (full: now when
+-- Redis refused a write, else 0;
 -- pow_bits: the proof of work a join needs now, -1 when join_challenge is
 -- off, see pow_now; draw: 1 when a draw is due, 2 when the schedule has no
 -- seed yet, else 0; rate: lib.lua's line_speed after the tick, as text,
 -- which the daemon gives the joins it answers from held facts (join.lua),
 -- with ver, the configuration's version it was worked out at, '' when
 -- none, notice: the queue's notice, '' when none, fail_open_until: unix s,
--- 0 when the queue is not failing open) or { 'no_queue' }
+-- 0 when the queue is not failing open; noshows: the no-shows this run
+-- counted) or { 'no_queue' }
 --
 -- A queue failing open (admin_fail_open.lua) runs in passthrough mode
 -- until fail_open_until; the first tick at or after that time, on any
@@ -59,6 +74,7 @@ local ended = redis.call('ZRANGEBYSCORE', K_active, '-inf', now,
   'LIMIT', 0, cap)
 if #ended > 0 then
   redis.call('ZREM', K_active, unpack(ended))
+  redis.call('ZREM', K_unchecked, unpack(ended))
   redis.call('HINCRBY', K_stats, 'expired', #ended)
 end
 
@@ -127,7 +143,7 @@ end
 if full then
   local bits, pttl = pow_now(false)
   return { #ended, 0, 0, redis.call('ZCARD', K_waiting), now, bits, pttl,
-    draw, line_speed(c), c.ver, c.notice, c.fail_open_until }
+    draw, line_speed(c), c.ver, c.notice, c.fail_open_until, 0 }
 end
 
 if c.fail_open_until > 0 and now >= c.fail_open_until * 1000 then
@@ -140,6 +156,41 @@ end
 -- line_speed)
 if c.mode == 'capacity' then
   sessions_ended(#ended, tonumber(c.active_ttl) * 1000, c)
+end
+
+-- A capacity queue's no-shows end as a DELETE ends a session: the pass is
+-- refused until it would have expired plus the leeway, and each counts
+-- in the mean session with the time it held its slot.
+local function end_noshows(tokens, after)
+  local leeway = tonumber(A_leeway_ms) or 0
+  local ends = redis.call('ZMSCORE', K_active, unpack(tokens))
+  for i = 1, #tokens do
+    local ttl = (tonumber(ends[i]) or now) - now + leeway
+    if ttl > 0 then
+      redis.call('SET', A_revoked_prefix .. tokens[i], '1', 'PX',
+        ms_text(ttl))
+    end
+  end
+  redis.call('ZREM', K_active, unpack(tokens))
+  sessions_ended(#tokens, after, c)
+end
+
+-- (1b) no-shows (see the top)
+local noshows = 0
+local after = tonumber(c.noshow_after) * 1000
+if after > 0 then
+  local gone = redis.call('ZRANGEBYSCORE', K_unchecked, '-inf',
+    ms_text(now - after), 'LIMIT', 0, cap)
+  noshows = #gone
+  if noshows > 0 then
+    redis.call('ZREM', K_unchecked, unpack(gone))
+    redis.call('HINCRBY', K_stats, 'noshows', noshows)
+    if c.mode == 'capacity' then
+      end_noshows(gone, after)
+    elseif c.mode == 'rate' and c.noshow_refill == 'yes' then
+      redis.call('HINCRBY', K_stats, 'refill', noshows)
+    end
+  end
 end
 
 -- The waiters of old, the seen set's members not seen for waiting_ttl:
@@ -263,4 +314,4 @@ elseif t - at >= 5000 then
 end
 local bits, pttl = pow_now(true)
 return { #ended, #quiet, admitted, waiting, 0, bits, pttl, draw,
-  line_speed(c), c.ver, c.notice, c.fail_open_until }
+  line_speed(c), c.ver, c.notice, c.fail_open_until, noshows }
