@@ -1,9 +1,12 @@
 /*
  * draw.c: drives draw_step.lua for the queues whose draw is due; see
- * draw.h. A run lives from the first step until a step says the draw is
- * done, busy elsewhere, not due, or fails; the next tick starts another
- * when it is still due. A run is freed only from its own step's
- * callback, so draws_free just orphans the runs in flight.
+ * draw.h. A run reads the undrawn entrants (DRAW_READ a step), sorts
+ * them (draw_sort.c), hands them back in that order (DRAW_PLACE a step)
+ * to be placed, then hashes the order. It lives from the first step until
+ * a step says the draw is done, busy elsewhere, not due, or fails; the
+ * next tick starts another when it is still due, which reads again what
+ * is still undrawn. A run is freed only from its own step's callback, so
+ * draws_free just orphans the runs in flight.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,21 +17,25 @@
 #include "app.h"
 #include "conf.h"
 #include "draw.h"
+#include "draw_sort.h"
 #include "log.h"
 #include "qstore_draw.h"
 #include "hex.h"
 #include "ticket.h"
 
-#define DRAW_CHUNK 2000		/* entrants per step */
+#define DRAW_READ 10000		/* entrants read per step */
+#define DRAW_PLACE 3000		/* entrants placed per step */
 #define DRAW_LOCK_MS 5000	/* a dead instance's lock frees after this */
 
 struct run {
 	struct draws *d;	/* NULL: orphaned by draws_free */
 	char queue[CONF_QUEUE_ID_MAX + 1];
+	struct draw_set *set;	/* the entrants read, NULL before */
 	EVP_MD_CTX *md;		/* the order's SHA-256 while summing */
 	long long offset;	/* pieces of the order summed */
 	int whole;		/* md holds every piece from the first */
 	int took;		/* the lock was ours: logged once */
+	const char *sent;	/* the op of the step in flight */
 	struct run *next;
 };
 
@@ -76,6 +83,7 @@ run_end(struct run *r)
 			p = &(*p)->next;
 		*p = r->next;
 	}
+	draw_set_free(r->set);
 	EVP_MD_CTX_free(r->md);
 	free(r);
 }
@@ -88,44 +96,70 @@ static void
 step(struct run *r, const char *op, const char *operand,
     const char *const *members, size_t n)
 {
-	struct qs_draw_op o = { r->d->owner, DRAW_LOCK_MS, DRAW_CHUNK, op,
+	struct qs_draw_op o = { r->d->owner, DRAW_LOCK_MS, DRAW_READ, op,
 	    operand, members, n };
+
+	r->sent = op;
 
 	if (qstore_draw_step(r->d->app->qstore, r->queue, &o, step_done,
 	    r) == -1)
 		run_end(r);
 }
 
-/* Hash the entrants handed over and hand back their members. */
+/* The next DRAW_PLACE entrants of the order to be placed, or, once
+ * every one was, the end of the walk. */
 static void
-hash_chunk(struct run *r, const struct qs_draw_step *s)
+place_next(struct run *r)
 {
-	unsigned char key[32];
-	char *buf = NULL;
-	const char **members = NULL;
+	char *buf = malloc(DRAW_PLACE * (DRAW_MEMBER_MAX + 1));
+	const char **members = calloc(DRAW_PLACE, sizeof *members);
+	size_t n;
 
-	if (ticket_draw_key(s->seed, s->beacon, key) == -1) {
-		log_error("event=draw_failed queue=%s msg=\"the seed or the "
-		    "beacon in Redis is not hex\"", r->queue);
-		run_end(r);
-		return;
-	}
-	if ((buf = malloc(s->n * (TICKET_MEMBER_MAX + 1))) == NULL ||
-	    (members = calloc(s->n, sizeof *members)) == NULL) {
+	if (buf == NULL || members == NULL) {
 		run_end(r);
 		goto done;
 	}
-	for (size_t i = 0; i < s->n; i++) {
-		char *m = buf + i * (TICKET_MEMBER_MAX + 1);
-
-		ticket_member(key, s->tokens[i], m);
-		members[i] = m;
-	}
-	/* the cursor: the last score hashed */
-	step(r, "hashed", s->scores[s->n - 1], members, s->n);
+	n = draw_set_next(r->set, DRAW_PLACE, buf, members);
+	step(r, n > 0 ? "place" : "placed", "", members, n);
 done:
 	free(members);
 	free(buf);
+}
+
+/*
+ * Undrawn entrants handed over: sorted among themselves and kept, then
+ * the next ones read after the last score; none: all were read, so the
+ * placing begins. A first chunk (an answer to "go") begins a new set.
+ */
+static void
+read_chunk(struct run *r, const struct qs_draw_step *s, int first)
+{
+	unsigned char key[32];
+
+	if (first) {
+		draw_set_free(r->set);
+		r->set = NULL;
+	}
+	if (r->set == NULL) {
+		if (ticket_draw_key(s->seed, s->beacon, key) == -1) {
+			log_error("event=draw_failed queue=%s msg=\"the seed or "
+			    "the beacon in Redis is not hex\"", r->queue);
+			run_end(r);
+			return;
+		}
+		r->set = draw_set_new(key);
+		explicit_bzero(key, sizeof key);
+	}
+	if (r->set == NULL || draw_set_add(r->set, s->tokens, s->n) == -1) {
+		log_error("event=draw_failed queue=%s msg=\"out of memory\"",
+		    r->queue);
+		run_end(r);
+		return;
+	}
+	if (s->n > 0)
+		step(r, "read", s->scores[s->n - 1], NULL, 0);
+	else
+		place_next(r);
 }
 
 /* The order's hash is whole: the last step. */
@@ -173,7 +207,7 @@ sum_bytes(struct run *r, const struct qs_draw_step *s)
 	r->offset++;
 	if (s->len > 0) {
 		snprintf(off, sizeof off, "%lld", r->offset);
-		step(r, "read", off, NULL, 0);
+		step(r, "piece", off, NULL, 0);
 		return;
 	}
 	summed(r);
@@ -195,11 +229,14 @@ step_done(enum result res, const struct qs_draw_step *s, void *arg)
 	}
 	switch (s->kind) {
 	case QS_DRAW_HASH:
-		hash_chunk(r, s);
+		read_chunk(r, s, strcmp(r->sent, "read") != 0);
 		return;
 	case QS_DRAW_MORE:
 		walked(r, s);
-		step(r, "go", "", NULL, 0);
+		if (r->set != NULL && strcmp(r->sent, "place") == 0)
+			place_next(r);
+		else
+			step(r, "go", "", NULL, 0);
 		return;
 	case QS_DRAW_SUM:
 		if (r->whole && r->offset == s->index) {
@@ -209,7 +246,7 @@ step_done(enum result res, const struct qs_draw_step *s, void *arg)
 		r->offset = 0;
 		if (EVP_DigestInit_ex(r->md, EVP_sha256(), NULL) != 1)
 			break;
-		step(r, "read", "0", NULL, 0);
+		step(r, "piece", "0", NULL, 0);
 		return;
 	case QS_DRAW_BYTES:
 		sum_bytes(r, s);

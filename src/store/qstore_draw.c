@@ -31,17 +31,20 @@ static const char *const draw_kinds[] = {
 	[QS_DRAW_DRAWN] = "drawn",
 };
 
-/* The entrants to hash: tokens and scores allocated into *list. */
+/* The entrants read (none: all were): tokens and scores allocated into
+ * *list. */
 static int
 draw_hash(const redisReply *r, struct qs_draw_step *d, const char ***list)
 {
-	size_t n = (r->elements - DRAW_HASH_ENTRANTS) / ENTRANT_FIELDS;
+	size_t n;
 
-	if (r->elements < DRAW_HASH_ENTRANTS + ENTRANT_FIELDS ||
-	    (r->elements - DRAW_HASH_ENTRANTS) % ENTRANT_FIELDS != 0 ||
-	    (d->seed = qreply_str(r, DRAW_HASH_SEED)) == NULL ||
+	if (r->elements < DRAW_HASH_ENTRANTS ||
+	    (r->elements - DRAW_HASH_ENTRANTS) % ENTRANT_FIELDS != 0)
+		return -1;
+	n = (r->elements - DRAW_HASH_ENTRANTS) / ENTRANT_FIELDS;
+	if ((d->seed = qreply_str(r, DRAW_HASH_SEED)) == NULL ||
 	    (d->beacon = qreply_str(r, DRAW_HASH_BEACON)) == NULL ||
-	    (*list = calloc(2 * n, sizeof **list)) == NULL)
+	    (*list = calloc(2 * n + 1, sizeof **list)) == NULL)
 		return -1;
 	d->tokens = *list, d->scores = *list + n, d->n = n;
 	for (size_t i = 0; i < n; i++) {

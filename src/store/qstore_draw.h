@@ -18,7 +18,7 @@ enum qs_draw_kind { QS_DRAW_BUSY, QS_DRAW_IDLE, QS_DRAW_HASH, QS_DRAW_MORE,
 struct qs_draw_step {
 	enum qs_draw_kind kind;
 	const char *seed, *beacon;	/* HASH: hex */
-	size_t n;			/* HASH: entrants to hash */
+	size_t n;			/* HASH: entrants read, 0: all were */
 	const char **tokens, **scores;	/* HASH: n each */
 	const char *bytes;	/* BYTES, MORE: a piece of the order */
 	size_t len;
@@ -35,11 +35,11 @@ struct qs_draw_view {
 };
 
 /*
- * A step, by the instance owner holding the lock for lock_ms, handed
- * chunk entrants at most: op "go"; "hashed" (operand: the cursor, the
- * last score hashed; members: the n members of the entrants hashed);
- * "read" (operand: a piece's index) or "summed" (operand: the order's
- * hash).
+ * A step, by the instance owner holding the lock for lock_ms: op "go";
+ * "read" (operand: the last score read; chunk entrants at most come
+ * back); "place" (members: the n entrants, ticket .. token, in the drawn
+ * order); "placed" (every one was handed over); "piece" (operand: a
+ * piece's index) or "summed" (operand: the order's hash).
  */
 struct qs_draw_op {
 	const char *owner;

@@ -1,39 +1,43 @@
 -- draw_step.lua: one step of a queue's draw (doc/design.md, "The draw").
--- The daemon that holds the lock drives it: Lua has no SHA-256, so the
--- daemon hashes each chunk of entrants it is handed and hands back the
--- members of the draw's sorted set; this script does the rest in chunks
--- small enough that no call holds Redis for long. Every step is written
--- down in the draw's hash, so whichever instance holds the lock next
--- goes on from there; a draw once 'drawn' is never redone.
--- Phases (the hash's 'phase'): hash (members into K_sorted, after the
--- score 'cursor'), walk (K_sorted in order: each entrant still undrawn
--- gets the next place and its ticket a line of K_order), sum (the
--- daemon reads K_order piece by piece and hashes it), then 'drawn'.
+-- The daemon that holds the lock drives it: Lua has no SHA-256, and a
+-- sort of a million entrants is a fraction of a second in C but many
+-- seconds of sorted-set inserts, so the daemon reads the undrawn
+-- entrants, hashes and sorts them itself, and hands them back in that
+-- order a chunk at a time; this script places each one still undrawn.
+-- What is placed is written down in the draw's hash ('placed') and the
+-- order (K_order), so whichever instance holds the lock next goes on from
+-- there: it reads the entrants still undrawn, whose sorted order is the
+-- rest of the same order. A draw once 'drawn' is never redone.
+-- Phases (the hash's 'phase'): walk (placing), sum (the daemon reads
+-- K_order piece by piece and hashes it), then 'drawn'. A 'hash' phase of
+-- an older version is a walk: its places are a prefix of the order too.
 -- KEYS: the queue's eight (lib.lua), then
 --   draw         the draw's hash
---   sorted       the draw's sorted set (score 0, member hmac (64 hex) ..
---                ticket (32 hex) .. token)
+--   sorted       an older version's sorted set, dropped on sight
 --   order        the order (a list of pieces, each the tickets of one
---                walk step, one a line)
+--                place step, one a line)
 --   lock         the lock
 -- ARGV:
 --   owner        this instance's id
 --   lock_ms      the lock's lifetime (ms)
---   chunk        entrants per step
---   op           'go'; 'hashed' (operand: the cursor, the last score
---                hashed; members: the members); 'read' (operand: the
---                index of a piece of the order); or 'summed' (operand:
---                the order's SHA-256, hex)
---   operand      '' for 'go'
+--   chunk        entrants handed over per step
+--   op           'go' (operand ''); 'read' (operand: the score cursor,
+--                the last score read); 'place' (members: ticket .. token
+--                of each entrant, in the drawn order); 'placed' (the
+--                daemon handed over every entrant it read); 'piece'
+--                (operand: the index of a piece of the order); 'summed'
+--                (operand: the order's SHA-256, hex)
+--   operand
 --   members...
 -- Reply: { 'busy' } (another instance holds the lock), { 'idle' } (no
 -- draw is due), { kind, seed, beacon, entrants } as { 'hash', seed,
--- beacon, token, score, ... } (hash these), { kind, piece, index } as
--- { 'more', piece, index } (call again; the piece of the order this step
--- added and its index, -1 when none), { kind, pieces } as { 'sum', pieces }
--- (hash the order: the daemon that saw every piece from index 0 has it
--- already), { kind, text } as { 'bytes', text } (a piece of the order; ''
--- past the end), { kind, entrants, started_ms, now_ms } as { 'drawn',
+-- beacon, token, score, ... } (undrawn entrants after the cursor, in
+-- score order; none when all were read), { kind, piece, index } as
+-- { 'more', piece, index } (the piece of the order this step added and
+-- its index, -1 when none), { kind, pieces } as { 'sum', pieces } (hash
+-- the order: the daemon that saw every piece from index 0 has it
+-- already), { kind, text } as { 'bytes', text } (a piece of the order;
+-- '' past the end), { kind, entrants, started_ms, now_ms } as { 'drawn',
 -- entrants, started_ms, now_ms }
 local c = load_conf(K_config)
 local d = redis.call('HMGET', K_draw, 'seed', 'state', 'beacon', 'phase')
@@ -47,81 +51,87 @@ if owner and owner ~= A_owner then
   return { 'busy' }
 end
 redis.call('SET', K_lock, A_owner, 'PX', A_lock_ms)
-local chunk = tonumber(A_chunk)
-local op = A_op
 if not d[4] then
-  d[4] = 'hash'
-  redis.call('HSET', K_draw, 'phase', 'hash', 'cursor', PRE, 'walked', 0,
-    'placed', 0, 'started_ms', now)
-  redis.call('UNLINK', K_sorted, K_order)
+  d[4] = 'walk'
+  redis.call('HSET', K_draw, 'phase', 'walk', 'placed', 0, 'started_ms', now)
+  redis.call('UNLINK', K_order)
+elseif d[4] == 'hash' then
+  d[4] = 'walk'
+  redis.call('HSET', K_draw, 'phase', 'walk')
+end
+redis.call('UNLINK', K_sorted)
+local chunk = tonumber(A_chunk)
+
+-- The undrawn entrants after from (a ZRANGE BYSCORE minimum), and the
+-- draw's key material.
+local function read(from)
+  local r = redis.call('ZRANGE', K_waiting, from, PRE_BELOW,
+    'BYSCORE', 'LIMIT', 0, chunk, 'WITHSCORES')
+  local sb = redis.call('HMGET', K_draw, 'seed', 'beacon')
+  local out = { 'hash', sb[1], sb[2] or '' }
+  -- not unpack(r): Lua's stack takes about 8,000 values
+  for i = 1, #r do
+    out[i + 3] = r[i]
+  end
+  return out
 end
 
-if op == 'hashed' and d[4] == 'hash' then
-  if #A_members > 0 then
-    local args = {}
-    for i = 1, #A_members do
-      args[#args + 1] = 0
-      args[#args + 1] = A_members[i]
-    end
-    redis.call('ZADD', K_sorted, unpack(args))
+-- Each entrant handed over that is still undrawn gets the next place,
+-- and its ticket a line of this step's piece of the order.
+local function place()
+  local placed = tonumber(redis.call('HGET', K_draw, 'placed'))
+  local tokens = {}
+  for i = 1, #A_members do
+    tokens[i] = string.sub(A_members[i], 33)
   end
-  redis.call('HSET', K_draw, 'cursor', A_operand)
-elseif op == 'read' and d[4] == 'sum' then
+  -- one call for the chunk's scores: who is still undrawn
+  local scores = redis.call('ZMSCORE', K_waiting, unpack(tokens))
+  local args, lines = {}, {}
+  for i = 1, #tokens do
+    local score = tonumber(scores[i])
+    if score and score > PRE and score < PRE_TOP then
+      placed = placed + 1
+      args[#args + 1] = DRAWN + placed
+      args[#args + 1] = tokens[i]
+      lines[#lines + 1] = string.sub(A_members[i], 1, 32) .. '\n'
+    end
+  end
+  local piece, at = table.concat(lines), -1
+  if #args > 0 then
+    for i = 1, #args, 4000 do
+      redis.call('ZADD', K_waiting, 'XX',
+        unpack(args, i, math.min(i + 3999, #args)))
+    end
+    -- a list of pieces: appending to one long string copies it
+    at = redis.call('RPUSH', K_order, piece) - 1
+    redis.call('HSET', K_draw, 'placed', placed)
+  end
+  return { 'more', piece, at }
+end
+
+local op = A_op
+if d[4] == 'walk' then
+  if op == 'read' then
+    return read('(' .. A_operand)
+  elseif op == 'place' and #A_members > 0 then
+    return place()
+  elseif op == 'placed' then
+    redis.call('HSET', K_draw, 'phase', 'sum')
+    d[4] = 'sum'
+  else
+    return read(PRE_ABOVE)
+  end
+end
+if op == 'piece' then
   return { 'bytes', redis.call('LINDEX', K_order, A_operand) or '' }
-elseif op == 'summed' and d[4] == 'sum' then
+elseif op == 'summed' then
   local f = redis.call('HMGET', K_draw, 'placed', 'started_ms')
   redis.call('HSET', K_draw, 'state', 'drawn', 'order_sha256', A_operand,
     'entrants', f[1], 'drawn_at', math.floor(now / 1000),
     'ms', now - tonumber(f[2]))
   redis.call('HDEL', K_draw, 'phase', 'cursor', 'walked')
   redis.call('HSET', K_stats, 'draw_ms', now - tonumber(f[2]))
-  -- UNLINK: a million members are freed in the background
-  redis.call('UNLINK', K_sorted, K_lock)
+  redis.call('UNLINK', K_lock)
   return { 'drawn', tonumber(f[1]), tonumber(f[2]), now }
-end
-
-if d[4] == 'hash' then
-  local cursor = redis.call('HGET', K_draw, 'cursor')
-  local r = redis.call('ZRANGE', K_waiting, '(' .. cursor, PRE_BELOW,
-    'BYSCORE', 'LIMIT', 0, chunk, 'WITHSCORES')
-  if #r > 0 then
-    local seedbeacon = redis.call('HMGET', K_draw, 'seed', 'beacon')
-    return { 'hash', seedbeacon[1], seedbeacon[2] or '', unpack(r) }
-  end
-  redis.call('HSET', K_draw, 'phase', 'walk')
-  d[4] = 'walk'
-end
-
-if d[4] == 'walk' then
-  local f = redis.call('HMGET', K_draw, 'walked', 'placed')
-  local walked, placed = tonumber(f[1]), tonumber(f[2])
-  local m = redis.call('ZRANGE', K_sorted, walked, walked + chunk - 1)
-  if #m > 0 then
-    local args, lines, tokens = {}, {}, {}
-    for i = 1, #m do
-      tokens[i] = string.sub(m[i], 97)
-    end
-    -- one call for the chunk's scores: who is still undrawn
-    local scores = redis.call('ZMSCORE', K_waiting, unpack(tokens))
-    for i = 1, #m do
-      local token = tokens[i]
-      local score = tonumber(scores[i])
-      if score and score > PRE and score < PRE_TOP then
-        placed = placed + 1
-        args[#args + 1] = DRAWN + placed
-        args[#args + 1] = token
-        lines[#lines + 1] = string.sub(m[i], 65, 96) .. '\n'
-      end
-    end
-    local piece, at = table.concat(lines), -1
-    if #args > 0 then
-      redis.call('ZADD', K_waiting, 'XX', unpack(args))
-      -- a list of pieces: appending to one long string copies it
-      at = redis.call('RPUSH', K_order, piece) - 1
-    end
-    redis.call('HSET', K_draw, 'walked', walked + #m, 'placed', placed)
-    return { 'more', piece, at }
-  end
-  redis.call('HSET', K_draw, 'phase', 'sum')
 end
 return { 'sum', redis.call('LLEN', K_order) }
