@@ -42,6 +42,7 @@ struct queue_conf {
 	long prequeue_from;	/* unix seconds; 0: any time before */
 	long closes_at;		/* unix seconds; 0: never by itself */
 	char *beacon_round;	/* the announced public random value; NULL */
+	long report_ttl;	/* seconds the report's history is kept */
 };
 
 struct conf {
