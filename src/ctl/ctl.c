@@ -38,6 +38,8 @@ static const struct ctl_command ctl_commands[] = {
 	{ "promote", "admit the next N of a queue now", ctl_admin },
 	{ "kick", "remove one token from a queue", ctl_admin },
 	{ "audit", "the trail of admin writes, newest first", ctl_admin },
+	{ "report", "how a queue's line went: totals, waits, minutes",
+	  ctl_admin },
 	{ "invite", "print invitations to an invite-only queue",
 	  ctl_invite },
 };

@@ -142,6 +142,12 @@ number_or_null(int ok, double v)
 	return ok == 0 ? json_real(v) : json_null();
 }
 
+static double
+quantile_cap(double q, long long max_ms)
+{
+	return q > (double)max_ms / 1000 ? (double)max_ms / 1000 : q;
+}
+
 /* { p50, p90, p99, max, count, buckets: [{ le, count }...] } of h. */
 static json_t *
 hist_json(const struct report_data *d, enum report_hist h)
@@ -171,6 +177,12 @@ hist_json(const struct report_data *d, enum report_hist h)
 	k50 = report_quantile(h, counts, 0.50, &p50);
 	k90 = report_quantile(h, counts, 0.90, &p90);
 	k99 = report_quantile(h, counts, 0.99, &p99);
+	/* read within a bucket, a quantile may pass the largest itself */
+	if (any) {
+		p50 = quantile_cap(p50, max);
+		p90 = quantile_cap(p90, max);
+		p99 = quantile_cap(p99, max);
+	}
 	j = json_pack("{s:o,s:o,s:o,s:o,s:I,s:o}", "p50", number_or_null(k50,
 	    p50), "p90", number_or_null(k90, p90), "p99", number_or_null(k99,
 	    p99), "max", any ? json_real((double)max / 1000) : json_null(),

@@ -11,12 +11,16 @@
 # measured, and each who joined a line has the error of the ETA it was
 # told. A queue with no history
 # reports nothing; a missing queue, a bad time, from after to are clear
-# 4xx and change nothing in Redis. Last, the minute's row: the test waits
+# 4xx and change nothing in Redis. waitroomctl report prints the same.
+# Last, the minute's row: the test waits
 # (at most a minute) for the first minute of the sale to end, and the
 # report then holds it as a finished minute with the same sums.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
+
+[ -x "${WAITROOMCTL:-}" ] ||
+    bail "WAITROOMCTL is set to an executable" "WAITROOMCTL='${WAITROOMCTL:-}'"
 
 wr_admin_conf "$WR_TMP/report.conf"
 cat >>"$WR_TMP/report.conf" <<'EOF2'
@@ -136,6 +140,31 @@ check_eq "$sums" "$(jq -r '.totals | "\(.joined) \(.admitted) \(.abandoned) \(.l
     "the CSV's columns add up to the JSON's totals"
 check_eq "$(($(wc -l <<<"$csv") - 1))" "$(jq '.minutes | length' <<<"$json_report")" \
     "the CSV has a line per minute of the JSON"
+
+# ---- waitroomctl report --------------------------------------------------------
+
+ctl() {
+	WAITROOM_ADMIN_TOKEN=$ADMIN_TOKEN "$WAITROOMCTL" --url "$WR_BASE" "$@"
+}
+out=$(ctl report sale 2>&1)
+check_eq "$?" 0 "waitroomctl report sale exits 0"
+check_contains "$out" "joined 12, admitted 6, abandoned 3, left 2, expired 0, kicked 1" \
+    "waitroomctl report prints the totals"
+check_match "$out" $'time in line \\(s\\): p50 [0-9.]+, p90 [0-9.]+, p99 [0-9.]+, max [0-9.]+ \\(6 counted\\)' \
+    "... the time in line"
+check_match "$out" $'MINUTE \\(UTC\\) +JOINED.*\n([0-9T:-]+Z( +[0-9]+){11} +[0-9.-]+\n)*[0-9T:-]+Z( +[0-9]+){11} +[0-9.-]+  \\(so far\\)' \
+    "... and a line per minute, the one in progress last, so far"
+check_eq "$(ctl report sale --csv)" "$csv" "waitroomctl report --csv prints the server's CSV"
+check_eq "$(ctl report sale --json | jq -c .totals)" \
+    "$(jq -c .totals <<<"$json_report")" "waitroomctl report --json prints the server's JSON"
+ctl report sale --from yesterday >"$WR_TMP/ctl.out" 2>&1
+check_eq "$?" 1 "waitroomctl report --from yesterday exits 1 (refused)"
+check_contains "$(cat "$WR_TMP/ctl.out")" "from" "... naming from"
+ctl report nosuch >/dev/null 2>&1
+check_eq "$?" 5 "waitroomctl report of no queue exits 5"
+out=$(ctl report sale --from "$(date -u -d '-1 hour' +%Y-%m-%dT%H:%M:%SZ)" --to "$(date -u -d '+1 hour' +%Y-%m-%dT%H:%M:%S+00:00)" --json)
+check_eq "$(jq .totals.joined <<<"$out")" 12 \
+    "--from and --to in RFC 3339 (one with +00:00) reach the server whole"
 
 # ---- what is refused, and changes nothing -----------------------------------
 

@@ -87,8 +87,30 @@ START_TEST(test_minutes_across_boundary)
 	    "wait"), "count")), 17);
 	ck_assert(json_real_value(json_object_get(json_object_get(j, "wait"),
 	    "max")) == 9);
+	/* all 17 in (4, 8], the longest 9 s: p99 read as 7.96 */
+	ck_assert(json_real_value(json_object_get(json_object_get(j, "wait"),
+	    "p99")) > 7.9);
 	ck_assert(json_is_null(json_object_get(json_object_get(j,
 	    "eta_error"), "p50")));
+	json_decref(j);
+}
+END_TEST
+
+/* A quantile read within its bucket is never past the longest wait. */
+START_TEST(test_quantile_capped)
+{
+	struct report_row rows[1];
+	struct report_data d;
+	json_t *j;
+
+	memset(&d, 0, sizeof d);
+	row(&rows[0], 1795791780, 5, 5, 4, 4500, 5);
+	d.rows = rows, d.n = 1;
+	j = report_json(&d, "sale");
+	ck_assert(json_real_value(json_object_get(json_object_get(j, "wait"),
+	    "p90")) == 4.5);
+	ck_assert(json_real_value(json_object_get(json_object_get(j, "wait"),
+	    "p50")) == 4.5);
 	json_decref(j);
 }
 END_TEST
@@ -197,6 +219,7 @@ main(void)
 	tcase_add_test(tc, test_row_parse);
 	tcase_add_test(tc, test_minutes_across_boundary);
 	tcase_add_test(tc, test_no_base);
+	tcase_add_test(tc, test_quantile_capped);
 	tcase_add_test(tc, test_nothing);
 	tcase_add_test(tc, test_quantiles);
 	tcase_add_test(tc, test_csv);
