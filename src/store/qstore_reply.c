@@ -386,11 +386,20 @@ qreply_figures(const redisReply *e, struct queue_figures *f)
 	    field_int(e, SHOW_LAST_MINUTE, &f->last_minute) == -1 ||
 	    field_int(e, SHOW_PREQUEUE, &f->prequeue) == -1 ||
 	    field_int(e, SHOW_DRAW_MS, &f->draw_ms) == -1 ||
+	    field_int(e, SHOW_ETA_NEW, &f->eta_new) == -1 ||
 	    (t = e->element[SHOW_TOTALS])->type != REDIS_REPLY_ARRAY ||
 	    t->elements != TOTALS_FIELDS)
 		return -1;
 	for (size_t i = 0; i < TOTALS_FIELDS; i++)
 		if (field_int(t, i, &f->totals[i]) == -1)
+			return -1;
+	/* HMGET's: a bucket never touched is nil, 0 */
+	if ((t = e->element[SHOW_WAIT])->type != REDIS_REPLY_ARRAY ||
+	    t->elements != SHOW_NWAIT)
+		return -1;
+	for (size_t i = 0; i < SHOW_NWAIT; i++)
+		if (t->element[i]->type != REDIS_REPLY_NIL &&
+		    qreply_num(t, i, &f->wait[i]) == -1)
 			return -1;
 	f->exists = 1;
 	return 0;

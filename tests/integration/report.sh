@@ -141,6 +141,24 @@ check_eq "$sums" "$(jq -r '.totals | "\(.joined) \(.admitted) \(.abandoned) \(.l
 check_eq "$(($(wc -l <<<"$csv") - 1))" "$(jq '.minutes | length' <<<"$json_report")" \
     "the CSV has a line per minute of the JSON"
 
+# ---- /metrics: the same histogram --------------------------------------------
+
+http GET /metrics
+check_contains "$BODY" 'waitroom_queue_wait_seconds_count{queue="sale"} 6' \
+    "/metrics: waitroom_queue_wait_seconds counts the six admitted"
+check_contains "$BODY" 'waitroom_queue_wait_seconds_bucket{queue="sale",le="+Inf"} 6' \
+    "... its +Inf bucket holds them all"
+for le in 1 2 4 8 16; do
+	got=$(awk -v m="waitroom_queue_wait_seconds_bucket{queue=\"sale\",le=\"$le\"}" \
+	    '$1 == m { print $2 }' <<<"$BODY")
+	want=$(jq --argjson le "$le" '[.wait.buckets[] | select(.le != "+Inf" and
+	    .le <= $le) | .count] | add' <<<"$json_report")
+	[ "$got" = "$want" ] || break
+done
+check_eq "$got" "$want" "... and each bucket as many as the report's, cumulated"
+check_match "$BODY" 'waitroom_queue_eta_new_seconds\{queue="sale"\} [0-9]+' \
+    "/metrics: the ETA last told a new visitor of sale"
+
 # ---- waitroomctl report --------------------------------------------------------
 
 ctl() {

@@ -358,6 +358,11 @@ local function count_waits(joins, popped, t, c)
   for field, n in pairs(add) do
     redis.call('HINCRBY', K_stats, field, n)
   end
+  local sum = 0
+  for i = 1, #waits do
+    sum = sum + waits[i]
+  end
+  redis.call('HINCRBY', K_stats, 'w_sum', ms_text(sum))
   local was = redis.call('HMGET', K_stats, 'w_max', 'e_max')
   if wmax > (tonumber(was[1]) or -1) then
     redis.call('HSET', K_stats, 'w_max', ms_text(wmax))
@@ -559,7 +564,10 @@ end
 
 -- One queue's entry of admin_show.lua (and room_read.lua), its keys q
 -- (K_queues[i]): {} when there is no such queue, else { config, waiting,
--- active, totals, last_minute, prequeue, draw_ms } (scripts.def's SHOW).
+-- active, totals, last_minute, prequeue, draw_ms, wait, eta_new }
+-- (scripts.def's SHOW): wait the histogram of times in line ({ w0..w15,
+-- their sum in ms }, count_waits), eta_new the ETA (s) last told a new
+-- waiter (-1: none; room_report.lua).
 local SHOW_TOTALS = { 'joined', 'admitted', 'expired', 'left', 'abandoned',
   'removed' }
 local function queue_show(q, now)
@@ -575,7 +583,10 @@ local function queue_show(q, now)
     redis.call('ZCOUNT', q.active, '(' .. now, '+inf'), totals,
     admitted_last_minute(q.stats, now),
     redis.call('ZCOUNT', q.waiting, PRE_ABOVE, PRE_BELOW),
-    tonumber(redis.call('HGET', q.stats, 'draw_ms')) or 0 }
+    tonumber(redis.call('HGET', q.stats, 'draw_ms')) or 0,
+    redis.call('HMGET', q.stats, 'w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'w6',
+      'w7', 'w8', 'w9', 'w10', 'w11', 'w12', 'w13', 'w14', 'w15', 'w_sum'),
+    tonumber(redis.call('HGET', q.stats, 'eta_new')) or -1 }
 end
 
 -- A script over many queues (room_read.lua) names the one at hand, its

@@ -133,6 +133,9 @@ for i, q in ipairs(K_queues) do
       local eta, pos = tonumber(f.eta_told), tonumber(f.eta_position)
       redis.call('ZADD', K_joins[i], seq, ms_text(now) ..
         (eta and pos and string.format(' %d %d', eta, pos) or ''))
+      if eta then
+        redis.call('HSET', q.stats, 'eta_new', string.format('%d', eta))
+      end
       -- a line that never moves: a day of marks at most
       redis.call('ZREMRANGEBYRANK', K_joins[i], 0, -86401)
     end
