@@ -200,25 +200,96 @@ minute_count(const struct report_row *r, const struct report_row *prev,
 	return r->v[f] - (prev ? prev->v[f] : 0);
 }
 
-static json_t *
-minute_json(const struct report_row *r, const struct report_row *prev,
-    int live)
+/*
+ * A span of the minutes: one minute, or in a long report (over
+ * REPORT_JSON_MINUTES) the minutes of one step: its counters are its last
+ * row less the row before the span, its peaks and longest wait the
+ * highest of its minutes.
+ */
+struct span {
+	long long t;			/* its first minute's start */
+	const struct report_row *last;
+	long long peak[NPEAKS], wait_max;
+	int live;
+};
+
+static void
+span_add(struct span *sp, const struct report_row *r, int live)
 {
-	json_t *m = json_pack("{s:I}", "t", (json_int_t)r->v[HISTORY_ROW_T]);
+	if (sp->last == NULL) {
+		sp->t = r->v[HISTORY_ROW_T];
+		memset(sp->peak, 0, sizeof sp->peak);
+		sp->wait_max = -1;
+	}
+	sp->last = r;
+	sp->live |= live;
+	for (size_t k = 0; k < NPEAKS; k++)
+		if (r->v[peaks[k].field] > sp->peak[k])
+			sp->peak[k] = r->v[peaks[k].field];
+	if (r->v[HISTORY_ROW_WAIT_MAX_MS] > sp->wait_max)
+		sp->wait_max = r->v[HISTORY_ROW_WAIT_MAX_MS];
+}
+
+static json_t *
+span_json(const struct span *sp, const struct report_row *prev)
+{
+	json_t *m = json_pack("{s:I}", "t", (json_int_t)sp->t);
 
 	for (size_t k = 0; m && k < NCOUNTERS; k++)
 		json_object_set_new(m, counters[k].name,
-		    json_integer((json_int_t)minute_count(r, prev, k)));
+		    json_integer((json_int_t)minute_count(sp->last, prev, k)));
 	for (size_t k = 0; m && k < NPEAKS; k++)
 		json_object_set_new(m, peaks[k].name,
-		    json_integer((json_int_t)r->v[peaks[k].field]));
+		    json_integer((json_int_t)sp->peak[k]));
 	if (m) {
-		json_object_set_new(m, "wait_max", r->v[HISTORY_ROW_WAIT_MAX_MS]
-		    >= 0 ? json_real((double)r->v[HISTORY_ROW_WAIT_MAX_MS] /
-		    1000) : json_null());
-		json_object_set_new(m, "live", json_boolean(live));
+		json_object_set_new(m, "wait_max", sp->wait_max >= 0 ?
+		    json_real((double)sp->wait_max / 1000) : json_null());
+		json_object_set_new(m, "live", json_boolean(sp->live));
 	}
 	return m;
+}
+
+/* The step (s) of d's minutes in JSON: 60, or more for a long report,
+ * so that it has REPORT_JSON_MINUTES entries at most. */
+static long long
+report_step(const struct report_data *d)
+{
+	const struct report_row *first = row_at(d, 0), *last = last_row(d);
+	long long span, minutes;
+
+	if (first == NULL)
+		return 60;
+	span = last->v[HISTORY_ROW_T] - first->v[HISTORY_ROW_T] + 60;
+	minutes = (span + 59) / 60;
+	return 60 * ((minutes + REPORT_JSON_MINUTES - 1) /
+	    REPORT_JSON_MINUTES);
+}
+
+/* The minutes (or steps) of d as JSON. */
+static json_t *
+minutes_json(const struct report_data *d, long long step)
+{
+	const struct report_row *r, *prev = d->has_base ? &d->base : NULL;
+	const struct report_row *first = row_at(d, 0);
+	json_t *out = json_array();
+	struct span sp = { 0, NULL, { 0 }, -1, 0 };
+	long long group = 0;
+
+	for (size_t i = 0; out && (r = row_at(d, i)) != NULL; i++) {
+		long long g = (r->v[HISTORY_ROW_T] - first->v[HISTORY_ROW_T]) /
+		    step;
+
+		if (sp.last && g != group) {
+			json_array_append_new(out, span_json(&sp, prev));
+			prev = sp.last;
+			sp.last = NULL, sp.live = 0;
+		}
+		group = g;
+		span_add(&sp, r, i == d->n);
+	}
+	if (out && sp.last)
+		json_array_append_new(out, span_json(&sp, prev));
+	return out;
 }
 
 static json_t *
@@ -257,20 +328,16 @@ draw_json(const struct report_data *d)
 json_t *
 report_json(const struct report_data *d, const char *queue)
 {
-	json_t *minutes = json_array();
-	const struct report_row *r, *prev = d->has_base ? &d->base : NULL;
+	long long step = report_step(d);
+	json_t *minutes = minutes_json(d, step);
 
-	for (size_t i = 0; minutes && (r = row_at(d, i)) != NULL; i++) {
-		json_array_append_new(minutes, minute_json(r, prev, i == d->n));
-		prev = r;
-	}
 	if (minutes == NULL)
 		return NULL;
-	return json_pack("{s:s,s:I,s:I,s:o,s:o,s:o,s:o,s:o}", "queue", queue,
-	    "from", (json_int_t)d->from, "to", (json_int_t)d->to, "totals",
-	    totals_json(d), "minutes", minutes, "wait", hist_json(d,
-	    REPORT_WAIT), "eta_error", hist_json(d, REPORT_ERROR), "draw",
-	    draw_json(d));
+	return json_pack("{s:s,s:I,s:I,s:I,s:o,s:o,s:o,s:o,s:o}", "queue",
+	    queue, "from", (json_int_t)d->from, "to", (json_int_t)d->to,
+	    "step", (json_int_t)step, "totals", totals_json(d), "minutes",
+	    minutes, "wait", hist_json(d, REPORT_WAIT), "eta_error",
+	    hist_json(d, REPORT_ERROR), "draw", draw_json(d));
 }
 
 /* A growing text: bad once out of memory. */

@@ -26,6 +26,10 @@ double report_bound(enum report_hist h, int i);
 int report_quantile(enum report_hist h, const long long *counts, double q,
     double *out);
 
+/* A JSON report holds this many entries of minutes at most: a longer
+ * range is shown in steps of several minutes (its "step", s). */
+#define REPORT_JSON_MINUTES 1440
+
 /* The report of queue as JSON (doc/api.md); a new reference, NULL when
  * out of memory. */
 json_t *report_json(const struct report_data *d, const char *queue);

@@ -234,5 +234,7 @@ check_jq '.wait.count == 6' "the histogram is the same"
 check_eq "$(rcli zcard 'wr:{sale}:history')" \
     "$(json '[.minutes[] | select(.live | not)] | length')" \
     "Redis holds one row per finished minute"
+check_eq "$(rcli exists 'wr:{quiet}:history')" 0 \
+    "a queue nobody used has no row: an idle minute writes none"
 
 stop_waitroomd

@@ -66,6 +66,7 @@ START_TEST(test_minutes_across_boundary)
 	d.from = 1795791780, d.to = 1795791959;
 	j = report_json(&d, "sale");
 	ck_assert_ptr_nonnull(j);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "step")), 60);
 	m = json_object_get(j, "minutes");
 	ck_assert_int_eq(json_array_size(m), 3);
 	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(m,
@@ -93,6 +94,48 @@ START_TEST(test_minutes_across_boundary)
 	ck_assert(json_is_null(json_object_get(json_object_get(j,
 	    "eta_error"), "p50")));
 	json_decref(j);
+}
+END_TEST
+
+/* Over REPORT_JSON_MINUTES minutes, the JSON shows steps of several
+ * minutes, each its last row less the row before it, its peak the
+ * highest: they still add up to the totals. */
+START_TEST(test_long_report_in_steps)
+{
+	size_t n = 3000;
+	struct report_row *rows = calloc(n, sizeof *rows);
+	struct report_data d;
+	long long joined = 0, peak = 0;
+	json_t *j, *m, *e;
+	size_t i;
+
+	ck_assert_ptr_nonnull(rows);
+	memset(&d, 0, sizeof d);
+	for (i = 0; i < n; i++)
+		row(&rows[i], 1795000020 + 60 * (long long)i, 7 * (long long)i,
+		    0, (long long)(i % 100), -1, 0);
+	d.rows = rows, d.n = n;
+	j = report_json(&d, "long");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "step")), 180);
+	m = json_object_get(j, "minutes");
+	ck_assert_int_eq(json_array_size(m), 1000);
+	json_array_foreach(m, i, e) {
+		joined += json_integer_value(json_object_get(e, "joined"));
+		if (json_integer_value(json_object_get(e, "peak_waiting")) > peak)
+			peak = json_integer_value(json_object_get(e,
+			    "peak_waiting"));
+	}
+	ck_assert_int_eq(joined, 7 * 2999);
+	ck_assert_int_eq(joined, json_integer_value(json_object_get(
+	    json_object_get(j, "totals"), "joined")));
+	ck_assert_int_eq(peak, 99);
+	/* the second step: minutes 3 to 5, 7 each */
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(m,
+	    1), "joined")), 21);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(m,
+	    1), "t")), 1795000020 + 180);
+	json_decref(j);
+	free(rows);
 }
 END_TEST
 
@@ -220,6 +263,7 @@ main(void)
 	tcase_add_test(tc, test_minutes_across_boundary);
 	tcase_add_test(tc, test_no_base);
 	tcase_add_test(tc, test_quantile_capped);
+	tcase_add_test(tc, test_long_report_in_steps);
 	tcase_add_test(tc, test_nothing);
 	tcase_add_test(tc, test_quantiles);
 	tcase_add_test(tc, test_csv);

@@ -10,19 +10,23 @@
 -- ARGV:
 --   from         the first minute wanted (unix s); '': report_ttl ago
 --   to           the last (unix s); '': now
+--   limit        the most rows one run reads (a day's: a long range is
+--                read a run at a time, so Redis is never held long)
 -- Reply: { result, now_ms, from, to, base, rows, live, draw }
 -- (scripts.def's REPORT): result 'ok' or 'no_queue'; from and to as
 -- taken (unix s); base the row before from ('' when none); rows the rows
--- from from to to, oldest first; live the minute in progress, its peaks
--- taking in the line as it is now ('' when it is after to); draw { seed,
--- commit, beacon, entrants, drawn_at, order_sha256, ms } once drawn, else
--- {}. A row is one string of words (lib.lua's history_row): t joined
--- admitted abandoned left expired removed noshows refused_work
--- refused_invite refused_rate refused_origin peak_waiting peak_active
--- peak_streams peak_prequeue wait_max_ms error_max_ms, then the buckets
+-- from from to to, oldest first, limit at most; live the minute in
+-- progress, its peaks taking in the line as it is now ('' when it is
+-- after to); draw { seed, commit, beacon, entrants, drawn_at,
+-- order_sha256, ms } once drawn, else {}. A row is one string of words
+-- (lib.lua's history_row): t joined admitted abandoned left expired
+-- removed noshows refused_work refused_invite refused_rate refused_origin
+-- peak_waiting peak_active peak_streams peak_prequeue wait_max_ms
+-- error_max_ms, then the buckets
 if redis.call('EXISTS', K_config) == 0 then
   return { 'no_queue' }
 end
+local _, history_row = report_fns()
 local now = now_ms()
 local ttl = tonumber(redis.call('HGET', K_config, 'report_ttl') or '') or
   DEFAULT_report_ttl
@@ -31,7 +35,7 @@ local to = tonumber(A_to) or math.floor(now / 1000)
 local base = redis.call('ZREVRANGEBYSCORE', K_history,
   '(' .. string.format('%d', from), '-inf', 'LIMIT', 0, 1)
 local rows = redis.call('ZRANGEBYSCORE', K_history,
-  string.format('%d', from), string.format('%d', to))
+  string.format('%d', from), string.format('%d', to), 'LIMIT', 0, A_limit)
 local minute = math.floor(now / 60000) * 60
 local live = ''
 if minute <= to and minute + 59 >= from then

@@ -7,9 +7,11 @@
 -- it yet this second, writes each queue's sample into its series (trimmed
 -- to 30 minutes) and a join mark (the ticket reached by now, when it
 -- moved, with the ETA this process last told a new waiter and at what
--- position) for tick.lua's times in line. The first sample of a minute also writes the row of the
--- minute before into the queue's history (doc/design.md, "The report"),
--- kept report_ttl seconds and one row more, the baseline of the oldest.
+-- position) for tick.lua's times in line. The first sample of a minute
+-- also writes the row of the minute before into the queue's history
+-- (doc/design.md, "The report"), kept report_ttl seconds and one row
+-- more, the baseline of the oldest; an idle minute that changed nothing
+-- writes none.
 -- KEYS:
 --   room         the reports (hash: id -> JSON)
 --   room_seen    when each id last reported (sorted set: id -> ms)
@@ -25,6 +27,7 @@
 --                forgotten at once instead of being shown missing
 --   names...     the queues' names, in the same order
 -- Reply: { wrote }: 1 when this call wrote the second's samples, else 0
+local _, history_row = report_fns()
 local FORGET_MS = 600000
 local FRESH_MS = 5000	-- a report this recent counts its streams
 local KEEP_S = 1800
@@ -94,10 +97,18 @@ end
 
 -- The row of queue q (its history key h) for the minute from t on
 -- (lib.lua's history_row); the minute's largest wait and error start
--- anew; a row older than report_ttl goes, but for the newest of them.
+-- anew. An idle minute whose counters are the last row's (or all 0, when
+-- there is none) writes none: a queue nobody uses costs nothing. A row
+-- older than report_ttl goes, but for the newest of them.
 local function write_row(q, h, series, t)
-  local row = history_row(q, series, t)
+  local row, idle = history_row(q, series, t)
   redis.call('HDEL', q.stats, 'w_max', 'e_max')
+  local last = redis.call('ZRANGE', h, -1, -1)[1]
+  local rest = string.match(row, '^%d+ (.*)$')
+  if idle and (last and string.match(last, '^%d+ (.*)$') == rest or
+      not last and string.find(rest, '^[0 ]+%-1 n[0 ]+$')) then
+    return
+  end
   redis.call('ZREMRANGEBYSCORE', h, t, t)
   redis.call('ZADD', h, t, row)
   local ttl = tonumber(redis.call('HGET', q.config, 'report_ttl') or '') or
