@@ -125,6 +125,8 @@ metrics_done(enum result r, const char *const *names,
 		q->last_minute = f[i].last_minute;
 		q->prequeue = f[i].prequeue, q->draw_ms = f[i].draw_ms;
 		memcpy(q->totals, f[i].totals, sizeof q->totals);
+		memcpy(q->wait, f[i].wait, sizeof q->wait);
+		q->eta_new = f[i].eta_new;
 		if (admission_pow(c->app->admission, q->name, &q->pow_bits,
 		    &ttl) == -1)
 			q->pow_bits = -1;

@@ -366,7 +366,8 @@ refused_json(const unsigned long long *refused)
 	return j;
 }
 
-/* Per queue: its streams here, refusals and invitations used. */
+/* Per queue: its streams here, refusals, invitations used and the ETA
+ * last told a new waiter, with its position. */
 static json_t *
 report_queues(struct app *app)
 {
@@ -390,6 +391,12 @@ report_queues(struct app *app)
 		json_object_set_new(q, "refused", refused_json(rq[i].refused));
 		json_object_set_new(q, "invites_used",
 		    json_integer((json_int_t)rq[i].invites_used));
+		if (rq[i].eta_told >= 0) {
+			json_object_set_new(q, "eta_told",
+			    json_integer((json_int_t)rq[i].eta_told));
+			json_object_set_new(q, "eta_position",
+			    json_integer((json_int_t)rq[i].eta_position));
+		}
 	}
 	return qs;
 }

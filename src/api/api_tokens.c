@@ -13,6 +13,7 @@
 #include <uuid/uuid.h>
 
 #include "admission.h"
+#include "eta.h"
 #include "api.h"
 #include "http_reply.h"
 #include "invite.h"
@@ -226,6 +227,9 @@ join_done(enum result r, const struct standing *s, void *arg)
 	}
 	if (r == RESULT_NEW && j->invited)
 		refusals_invite_used(c->queue);
+	if (r == RESULT_NEW && !s->active && !s->prequeue)
+		refusals_eta_told(c->queue, eta_seconds(&s->q, s->n + 1),
+		    s->n + 1);
 	if (s->active)
 		log_debug("event=join queue=%s token=%s result=%s "
 		    "status=active", c->queue, log_tok(s->token, tok),

@@ -144,6 +144,8 @@ static const struct conf_key conf_keys[] = {
 	{ "opens_at", SC_QUEUE, Q(opens_at), .def = "", TIME },
 	{ "prequeue_from", SC_QUEUE, Q(prequeue_from), .def = "", TIME },
 	{ "closes_at", SC_QUEUE, Q(closes_at), .def = "", TIME },
+	{ "report_ttl", SC_QUEUE, Q(report_ttl), .def = "2592000",
+	  INT(3600, 31622400) },
 	{ "beacon_round", SC_QUEUE, Q(beacon_round),
 	  STR(conf_check_text, "a line of text naming a future public random "
 	  "value, such as drand quicknet round 12345678") },

@@ -45,6 +45,7 @@ struct queue_conf {
 	long noshow_after;	/* s after admission an unused pass is a
 				 * no-show; 0: off */
 	int noshow_refill;	/* 1: a rate queue's no-shows grow its batches */
+	long report_ttl;	/* seconds the report's history is kept */
 };
 
 struct conf {

@@ -40,6 +40,8 @@ static const struct ctl_command ctl_commands[] = {
 	{ "audit", "the trail of admin writes, newest first", ctl_admin },
 	{ "notice", "a message to everyone waiting in a queue", ctl_admin },
 	{ "fail-open", "admit every join at once for N minutes", ctl_admin },
+	{ "report", "how a queue's line went: totals, waits, minutes",
+	  ctl_admin },
 	{ "invite", "print invitations to an invite-only queue",
 	  ctl_invite },
 };

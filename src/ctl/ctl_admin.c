@@ -16,6 +16,7 @@
 #include "admins.h"
 #include "auth.h"
 #include "ctl_audit.h"
+#include "ctl_report.h"
 #include "ctl_admin.h"
 #include "ctl_http.h"
 #include "hex.h"
@@ -36,6 +37,8 @@ struct admin_opts {
 	char token[AUTH_TOKEN_MAX + 1];
 	const char *ticket;	/* draw verify --ticket */
 	long limit;		/* audit --limit; 0: the server's default */
+	const char *from, *to;	/* report --from, --to; NULL: not given */
+	int csv;		/* report --csv */
 	char **args;
 	int nargs;
 };
@@ -69,6 +72,11 @@ ctl_admin_usage(FILE *f)
 	    "(1 to 1440),\n"
 	    "                           then the mode it had; fail-open end "
 	    "QUEUE ends it\n"
+	    "  report QUEUE [--from T] [--to T] [--csv]\n"
+	    "                           how the line went: totals, waits, a "
+	    "line per\n"
+	    "                           minute (T: unix seconds or RFC 3339 in "
+	    "UTC)\n"
 	    "  audit [QUEUE] [--limit N]\n"
 	    "                           the trail of admin writes, newest "
 	    "first (N: 1 to\n"
@@ -92,7 +100,9 @@ ctl_admin_usage(FILE *f)
 	    "  --json            print the server's JSON, for scripts\n"
 	    "  --ticket T        draw verify: where ticket (or token) T "
 	    "stands\n"
-	    "  --limit N         audit: at most N entries\n\n"
+	    "  --limit N         audit: at most N entries\n"
+	    "  --from T, --to T  report: the minutes from T, to T\n"
+	    "  --csv             report: the minutes as CSV\n\n"
 	    "exit status: 0 done, 1 refused by the server, 2 usage error, "
 	    "3 server\nunreachable, 4 not authorized (or the admin API is off), "
 	    "5 no such queue\nor token\n", f);
@@ -483,6 +493,83 @@ cmd_audit(struct admin_opts *o)
 	return rc;
 }
 
+/* ---- the report ----------------------------------------------------------- */
+
+/* s into out for a query, %-escaping all but [A-Za-z0-9:._-]. */
+static void
+query_escape(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *s && n + 4 < size; s++) {
+		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789:._-", *s))
+			out[n++] = *s;
+		else
+			n += (size_t)snprintf(out + n, size - n, "%%%02X",
+			    (unsigned char)*s);
+	}
+	out[n] = '\0';
+}
+
+/* The report's path for o into path. */
+static void
+report_path(const struct admin_opts *o, char *path, size_t size)
+{
+	char from[128] = "", to[128] = "";
+	size_t n;
+
+	if (o->from)
+		query_escape(o->from, from, sizeof from);
+	if (o->to)
+		query_escape(o->to, to, sizeof to);
+	n = (size_t)snprintf(path, size, "/v1/admin/queues/%s/report%s",
+	    o->args[0], o->csv ? ".csv" : "");
+	if (n < size && (o->from || o->to))
+		snprintf(path + n, size - n, "?%s%s%s%s%s", o->from ? "from=" :
+		    "", from, o->from && o->to ? "&" : "", o->to ? "to=" : "",
+		    to);
+}
+
+/* --csv: the answer's text as it is. */
+static int
+report_csv(struct admin_opts *o, const char *path)
+{
+	struct ctl_http_reply r = { 0, NULL, 0 };
+	char err[512];
+	int rc = 0;
+
+	if (ctl_http(o->admin_url ? o->admin_url : o->url, "GET", path,
+	    o->token, NULL, o->timeout, &r, err, sizeof err) == -1) {
+		fprintf(stderr, "waitroomctl %s: %s\n", o->cmd, err);
+		return CTL_EXIT_UNREACHABLE;
+	}
+	if (r.status >= 300)
+		rc = answer_error(o, &r);
+	else
+		fwrite(r.body, 1, r.len, stdout);
+	free(r.body);
+	return rc;
+}
+
+static int
+cmd_report(struct admin_opts *o)
+{
+	char path[512];
+	json_t *doc;
+	int rc;
+
+	if (!valid_queue_id(o->args[0]))
+		return usage_fail(o, "'%.64s' is not a queue name", o->args[0]);
+	report_path(o, path, sizeof path);
+	if (o->csv)
+		return report_csv(o, path);
+	if ((rc = request(o, "GET", path, NULL, &doc)) == 0 && !o->json)
+		ctl_report_print(stdout, doc);
+	json_decref(doc);
+	return rc;
+}
+
 /* ---- the draw ------------------------------------------------------------ */
 
 static void
@@ -615,6 +702,7 @@ static const struct admin_cmd admin_cmds[] = {
 	{ "audit", 0, 1, "[QUEUE]", cmd_audit, 0 },
 	{ "notice", 2, 2, "QUEUE TEXT | clear QUEUE", cmd_notice, 0 },
 	{ "fail-open", 2, 2, "QUEUE MINUTES | end QUEUE", cmd_fail_open, 0 },
+	{ "report", 1, 1, "QUEUE", cmd_report, 0 },
 };
 
 /* ---- options ---------------------------------------------------------- */
@@ -631,6 +719,9 @@ admin_args(int argc, char **argv, struct admin_opts *o)
 		{ "json", no_argument, NULL, 'j' },
 		{ "ticket", required_argument, NULL, 'k' },
 		{ "limit", required_argument, NULL, 'l' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 'o' },
+		{ "csv", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -646,6 +737,9 @@ admin_args(int argc, char **argv, struct admin_opts *o)
 		case 't': o->token_file = optarg; break;
 		case 'j': o->json = 1; break;
 		case 'k': o->ticket = optarg; break;
+		case 'f': o->from = optarg; break;
+		case 'o': o->to = optarg; break;
+		case 'c': o->csv = 1; break;
 		case 'l':
 			o->limit = strtol(optarg, &end, 10);
 			if (*optarg == '\0' || *end != '\0' || o->limit < 1 ||

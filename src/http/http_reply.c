@@ -320,6 +320,15 @@ http_send_console(struct http *h, struct evhttp_request *req,
 }
 
 void
+http_send_csv(struct http *h, struct evhttp_request *req, const char *body,
+    size_t len)
+{
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "Cache-Control", "no-store");
+	http_send_bytes(h, req, 200, "text/csv; charset=utf-8", body, len);
+}
+
+void
 http_send_file(struct http *h, struct evhttp_request *req, const char *type,
     const char *body, size_t len)
 {

@@ -42,6 +42,9 @@ void http_send_html(struct http *h, struct evhttp_request *req, int code,
  */
 void http_send_console(struct http *h, struct evhttp_request *req,
     const char *type, const char *body, size_t len);
+/* A report as CSV (text/csv), 200, never cached. */
+void http_send_csv(struct http *h, struct evhttp_request *req,
+    const char *body, size_t len);
 /* A file of the page (script, style), cacheable for a while. */
 void http_send_file(struct http *h, struct evhttp_request *req,
     const char *type, const char *body, size_t len);

@@ -373,6 +373,44 @@ format_gauges(struct strbuf *b, const struct metrics_queue *qs, size_t n)
 		}
 }
 
+/*
+ * The times in line of admitted visitors (doc/design.md, "The report"),
+ * kept in Redis per bucket: the same on every instance. Bucket i holds
+ * waits up to 2^i s; Prometheus's are cumulative.
+ */
+static void
+format_wait(struct strbuf *b, const struct metrics_queue *qs, size_t n)
+{
+	family(b, "waitroom_queue_wait_seconds", "histogram",
+	    "Time in line of admitted visitors, join to admission (shared "
+	    "by every instance).");
+	for (size_t i = 0; i < n; i++) {
+		long long sum = 0;
+
+		for (int k = 0; k < 16; k++) {
+			char le[48];
+
+			sum += qs[i].wait[k];
+			if (k < 15)
+				snprintf(le, sizeof le, ",le=\"%d\"", 1 << k);
+			else
+				snprintf(le, sizeof le, ",le=\"+Inf\"");
+			queue_line(b, "waitroom_queue_wait_seconds_bucket",
+			    qs[i].name, le, sum);
+		}
+		queue_line_ms(b, "waitroom_queue_wait_seconds_sum", qs[i].name,
+		    qs[i].wait[16]);
+		queue_line(b, "waitroom_queue_wait_seconds_count", qs[i].name,
+		    "", sum);
+	}
+	family(b, "waitroom_queue_eta_new_seconds", "gauge",
+	    "The ETA last told a visitor joining the end of the line "
+	    "(-1: none yet).");
+	for (size_t i = 0; i < n; i++)
+		queue_line(b, "waitroom_queue_eta_new_seconds", qs[i].name, "",
+		    qs[i].eta_new);
+}
+
 /* The totals live in Redis: every instance reports the same figure. */
 static void
 format_totals(struct strbuf *b, const struct metrics_queue *qs, size_t n)
@@ -398,4 +436,5 @@ metrics_format(struct strbuf *b, const struct metrics *m,
 	format_process(b, m, p);
 	format_gauges(b, qs, nqueues);
 	format_totals(b, qs, nqueues);
+	format_wait(b, qs, nqueues);
 }

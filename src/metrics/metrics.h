@@ -66,6 +66,9 @@ struct metrics_queue {
 	int pow_bits;			/* asked now; -1: off or unknown */
 	long long prequeue;		/* entrants awaiting the draw */
 	long long draw_ms;		/* the last draw took; 0: none */
+	long long wait[17];		/* times in line: 16 buckets (1, 2,
+					 * 4 ... 16384 s, +Inf), sum in ms */
+	long long eta_new;		/* last told a new waiter, s; -1 */
 };
 
 /* What this process keeps besides struct metrics. */

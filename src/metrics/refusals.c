@@ -43,6 +43,7 @@ entry(const char *queue)
 	if (nqueues == REFUSALS_QUEUES || strlen(queue) >= sizeof table[0].name)
 		return NULL;
 	snprintf(table[nqueues].name, sizeof table[0].name, "%s", queue);
+	table[nqueues].eta_told = -1;
 	return &table[nqueues++];
 }
 
@@ -67,6 +68,15 @@ refusals_invite_used(const char *queue)
 	total.invites_used++;
 	if (q != NULL)
 		q->invites_used++;
+}
+
+void
+refusals_eta_told(const char *queue, long long eta, long long position)
+{
+	struct refusals_queue *q = entry(queue);
+
+	if (q != NULL && eta >= 0 && position >= 1)
+		q->eta_told = eta, q->eta_position = position;
 }
 
 const struct refusals_queue *

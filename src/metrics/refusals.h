@@ -3,7 +3,8 @@
  * queue, and the invitations its joins used, for the console's report
  * (api_room.c). Counters since the process started; the feed makes rates
  * of them. The table holds REFUSALS_QUEUES queues; later ones count in
- * the totals only.
+ * the totals only. It also keeps the ETA this process last told a new
+ * waiter of each queue.
  */
 #ifndef WR_REFUSALS_H
 #define WR_REFUSALS_H
@@ -24,6 +25,8 @@ struct refusals_queue {
 	char name[65];			/* CONF_QUEUE_ID_MAX + 1 */
 	unsigned long long refused[REFUSED_NREASONS];
 	unsigned long long invites_used;
+	long long eta_told;		/* the last new waiter's ETA, s; -1: none */
+	long long eta_position;		/* its position then (1 = next) */
 };
 
 /* The reason an error code of a join names; -1 when it is no guard's. */
@@ -36,6 +39,11 @@ const char *refusals_reason_name(enum refusal_reason r);
 void refusals_count(const char *queue, const char *code);
 /* A join of queue took its place with an invitation. */
 void refusals_invite_used(const char *queue);
+
+/* A new waiter of queue was told eta seconds at position (the report's
+ * join marks, room_report.lua, carry the last one: doc/design.md, "The
+ * report"). */
+void refusals_eta_told(const char *queue, long long eta, long long position);
 
 /* The queues counted so far, and the totals over every queue. */
 const struct refusals_queue *refusals_queues(size_t *n);

@@ -609,7 +609,8 @@
     });
     c.el.addEventListener('click', function (e) {
       var b = e.target.closest('[data-act]');
-      if (b) onButton(c, b.getAttribute('data-act'));
+      if (b && b.getAttribute('data-act') === 'report') openReport(c.name);
+      else if (b) onButton(c, b.getAttribute('data-act'));
     });
     c.el.addEventListener('submit', function (e) {
       e.preventDefault();
@@ -656,6 +657,195 @@
     }, function () {});
   }
 
+  // ---- the report ----------------------------------------------------------
+
+  /*
+   * A queue's report (GET .../report, doc/api.md "The report"), read when
+   * asked, never live: its totals, and charts this page draws of its
+   * minutes and histograms. Printing the page while it is open prints it
+   * alone (console.css's print rules, body[data-view=report]).
+   */
+  var reportQueue = null;
+  var REFUSED = ['refused_work', 'refused_invitation', 'refused_rate',
+    'refused_origin'];
+
+  // A datetime-local value, read as UTC, as RFC 3339; '' when empty.
+  function utcOf(v) {
+    return v ? v + (v.length === 16 ? ':00' : '') + 'Z' : '';
+  }
+
+  function reportPath(csv) {
+    var f = $('c-report-form').elements, q = [];
+    var from = utcOf(f.from.value), to = utcOf(f.to.value);
+    if (from) q.push('from=' + encodeURIComponent(from));
+    if (to) q.push('to=' + encodeURIComponent(to));
+    return qpath(reportQueue, csv ? '/report.csv' : '/report') +
+      (q.length ? '?' + q.join('&') : '');
+  }
+
+  function openReport(name) {
+    reportQueue = name;
+    $('c-report').hidden = false;
+    document.body.setAttribute('data-view', 'report');
+    $('c-report-h').textContent = t('report_of', { q: name });
+    loadReport();
+    $('c-report').scrollIntoView();
+  }
+
+  function closeReport() {
+    reportQueue = null;
+    $('c-report').hidden = true;
+    document.body.removeAttribute('data-view');
+  }
+
+  function loadReport() {
+    var q = reportQueue;
+    $('c-report-note').textContent = '';
+    call('GET', reportPath(false)).then(function (res) {
+      if (res.status === 401 || q !== reportQueue) return;
+      if (res.status !== 200 || !res.body) {
+        $('c-report-note').textContent = t('no_report', { m: errorOf(res) });
+        return;
+      }
+      showReport(res.body);
+    }, function () {});
+  }
+
+  function utcText(s) {
+    return new Date(s * 1000).toISOString().slice(0, 16).replace('T', ' ');
+  }
+
+  function secs(v) {
+    return typeof v === 'number' ? num(v) + ' s' : '–';
+  }
+
+  function showReport(r) {
+    var tt = r.totals || {}, w = r.wait || {}, e = r.eta_error || {};
+    var m = r.minutes || [];
+    var refused = REFUSED.reduce(function (a, k) { return a + (tt[k] || 0); },
+      0);
+    $('c-report-range').textContent = t('report_range', { a: utcText(r.from),
+      b: utcText(r.to), n: m.length, s: (r.step || 60) / 60 });
+    $('c-report-note').textContent = m.length ? '' : T.report_empty;
+    var facts = [['joined', num(tt.joined)], ['admitted', num(tt.admitted)],
+      ['abandoned', num(tt.abandoned)], ['left', num(tt.left)],
+      ['expired', num(tt.expired)], ['kicked', num(tt.kicked)],
+      ['noshows', num(tt.noshows)], ['refused', num(refused)],
+      ['peak_waiting', num(tt.peak_waiting)],
+      ['peak_active', num(tt.peak_active)],
+      ['peak_streams', num(tt.peak_streams)],
+      ['wait', [w.p50, w.p90, w.p99, w.max].map(secs).join(' / ')],
+      ['eta_error', [e.p50, e.p90].map(secs).join(' / ')]];
+    $('c-report-totals').replaceChildren.apply($('c-report-totals'),
+      facts.map(function (f) {
+        var div = document.createElement('div');
+        var dt = document.createElement('dt'), dd = document.createElement('dd');
+        dt.textContent = T['r_' + f[0]] || f[0];
+        dd.textContent = f[1];
+        dd.setAttribute('data-r', f[0]);
+        div.appendChild(dt);
+        div.appendChild(dd);
+        return div;
+      }));
+    var charts = $('c-report-charts');
+    charts.replaceChildren(
+      lineFigure('flow', [m.map(function (x) { return x.joined; }),
+        m.map(function (x) { return x.admitted; })]),
+      lineFigure('waiting', [m.map(function (x) { return x.peak_waiting; })]),
+      barFigure('wait', w.buckets || []),
+      barFigure('error', e.buckets || []));
+  }
+
+  function svgOf(fig) {
+    var svg = document.createElementNS(SVGNS, 'svg');
+    svg.setAttribute('viewBox', '0 0 300 80');
+    svg.setAttribute('preserveAspectRatio', 'none');
+    svg.setAttribute('aria-hidden', 'true');
+    fig.appendChild(svg);
+    return svg;
+  }
+
+  function figureOf(kind, caption) {
+    var fig = document.createElement('figure');
+    var cap = document.createElement('figcaption');
+    fig.setAttribute('data-rchart', kind);
+    cap.textContent = caption;
+    fig.appendChild(cap);
+    return fig;
+  }
+
+  // Series of numbers, one a minute (or step), each as a line.
+  function lineFigure(kind, series) {
+    var max = 0, fig, svg;
+    series.forEach(function (s) {
+      s.forEach(function (v) { if (v > max) max = v; });
+    });
+    fig = figureOf(kind, T['c_' + kind] + ' (max ' + num(max) + ')');
+    svg = svgOf(fig);
+    series.forEach(function (s, k) {
+      var line = document.createElementNS(SVGNS, 'polyline');
+      if (s.length === 1) s = [s[0], s[0]];     // one minute: a level line
+      line.setAttribute('points', s.map(function (v, i) {
+        var x = s.length > 1 ? i * 300 / (s.length - 1) : 150;
+        return x.toFixed(1) + ',' + (78 - (max ? v / max : 0) * 74).toFixed(1);
+      }).join(' '));
+      if (k) line.setAttribute('class', 'alt');
+      svg.appendChild(line);
+    });
+    return fig;
+  }
+
+  // A histogram's buckets ({le, count}), a bar each.
+  function barFigure(kind, buckets) {
+    var max = 0, total = 0, fig, svg, width = 300 / (buckets.length || 1);
+    buckets.forEach(function (b) {
+      total += b.count;
+      if (b.count > max) max = b.count;
+    });
+    fig = figureOf(kind, T['c_' + kind] + ' (' + num(total) + ')');
+    svg = svgOf(fig);
+    buckets.forEach(function (b, i) {
+      var h = max ? b.count / max * 74 : 0;
+      var bar = document.createElementNS(SVGNS, 'rect');
+      var tip = document.createElementNS(SVGNS, 'title');
+      bar.setAttribute('x', (i * width + 1).toFixed(1));
+      bar.setAttribute('width', Math.max(width - 2, 1).toFixed(1));
+      bar.setAttribute('y', (78 - h).toFixed(1));
+      bar.setAttribute('height', h.toFixed(1));
+      bar.setAttribute('class', 'bar');
+      bar.setAttribute('data-count', b.count);
+      tip.textContent = '≤ ' + b.le + ': ' + b.count;
+      bar.appendChild(tip);
+      svg.appendChild(bar);
+    });
+    return fig;
+  }
+
+  // The CSV through the same call (the token in its header), saved.
+  function downloadCsv() {
+    var q = reportQueue;
+    fetch(reportPath(true), { headers: headers(), cache: 'no-store',
+      credentials: 'omit', referrerPolicy: 'no-referrer' }).then(function (r) {
+      if (r.status === 401) { refused(); return null; }
+      return r.text().then(function (text) {
+        if (!r.ok) {
+          $('c-report-note').textContent = t('no_report',
+            { m: 'HTTP ' + r.status });
+          return;
+        }
+        var a = document.createElement('a');
+        a.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+        a.download = q + '-report.csv';
+        document.body.appendChild(a);
+        a.click();
+        a.remove();
+        setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
+        $('c-report-note').textContent = t('csv_done',
+          { q: q, n: Math.max(text.trim().split('\n').length - 1, 0) });
+      });
+    }, function () {});
+  }
+
   // ---- start ----------------------------------------------------------------
 
   function init() {
@@ -674,6 +864,17 @@
     $('c-trail-form').addEventListener('submit', function (e) {
       e.preventDefault();
       trail();
+    });
+    $('c-report-form').addEventListener('submit', function (e) {
+      e.preventDefault();
+      loadReport();
+    });
+    $('c-report-form').addEventListener('click', function (e) {
+      var b = e.target.closest('[data-rep]');
+      var what = b && b.getAttribute('data-rep');
+      if (what === 'csv') downloadCsv();
+      else if (what === 'print') window.print();
+      else if (what === 'close') closeReport();
     });
     $('c-confirm-ok').addEventListener('click', function () { answer(true); });
     $('c-confirm-no').addEventListener('click', function () { answer(false); });

@@ -200,7 +200,8 @@ keys_room_queue(struct room_keys *k, const char *prefix, const char *queue)
 		return -1;
 	return keys_one(k->series, prefix, queue, "series") |
 	    keys_one(k->joins, prefix, queue, "joins") |
-	    keys_one(k->waits, prefix, queue, "waits");
+	    keys_one(k->waits, prefix, queue, "waits") |
+	    keys_one(k->history, prefix, queue, "history");
 }
 
 int

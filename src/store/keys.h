@@ -99,12 +99,14 @@ int keys_draw(struct draw_keys *k, const char *prefix, const char *queue);
  * tick.lua): :series, a sorted set of one sample a second, the last 30
  * minutes; :joins, marks "by this time (member, ms) the tickets had
  * reached this score", so a ticket's join time is known to a second;
- * :waits, a list of the last admissions' times in line.
+ * :waits, a list of the last admissions' times in line; :history, the
+ * report's minute rows, kept report_ttl (room_report.lua, report_read.lua).
  */
 struct room_keys {
 	char series[KEYS_MAX];
 	char joins[KEYS_MAX];
 	char waits[KEYS_MAX];
+	char history[KEYS_MAX];
 };
 int keys_room_queue(struct room_keys *k, const char *prefix,
     const char *queue);

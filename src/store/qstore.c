@@ -428,17 +428,19 @@ read_end(struct qcall *c, enum result r, const redisReply *rp)
 
 /*
  * leave.lua, admin_kick.lua: the token's revoked key, so an ended
- * session's pass dies (living the checkers' leeway past the pass), and
- * the events channel (a slot may refill, or the streams hear of it).
+ * session's pass dies (living the checkers' leeway past the pass), the
+ * join marks and the events channel (a slot may refill, counting its
+ * admitted's times in line, or the streams hear of it).
  */
 static const struct {
 	enum lua_script_id id;
-	int config, revoked, token, channel, leeway_ms;
+	int config, revoked, joins, token, channel, leeway_ms;
 } ends[] = {
 	[QS_LEAVE] = { LUA_LEAVE, LEAVE_K_CONFIG, LEAVE_K_REVOKED,
-	    LEAVE_A_TOKEN, LEAVE_A_CHANNEL, LEAVE_A_LEEWAY_MS },
+	    LEAVE_K_JOINS, LEAVE_A_TOKEN, LEAVE_A_CHANNEL, LEAVE_A_LEEWAY_MS },
 	[QS_KICK] = { LUA_ADMIN_KICK, ADMIN_KICK_K_CONFIG, ADMIN_KICK_K_REVOKED,
-	    ADMIN_KICK_A_TOKEN, ADMIN_KICK_A_CHANNEL, ADMIN_KICK_A_LEEWAY_MS },
+	    ADMIN_KICK_K_JOINS, ADMIN_KICK_A_TOKEN, ADMIN_KICK_A_CHANNEL,
+	    ADMIN_KICK_A_LEEWAY_MS },
 };
 
 /* The call of ends[how] for token, NULL when out of memory. */
@@ -448,12 +450,15 @@ end_script(struct qstore *qs, enum qs_end how, const char *queue,
 {
 	char revoked[KEYS_MAX + 48];
 	struct queue_keys k;
+	struct room_keys rk;
 	struct script_call *sc;
 
 	sc = qcall_script(qs, ends[how].id, queue, ends[how].config, &k);
 	if (sc != NULL && keys_revoked(revoked, sizeof revoked, qs->prefix,
 	    queue, token) != -1)
 		script_set(sc, ends[how].revoked, revoked);
+	if (sc != NULL && keys_room_queue(&rk, qs->prefix, queue) == 0)
+		script_set(sc, ends[how].joins, rk.joins);
 	if (sc != NULL) {
 		script_set(sc, ends[how].token, token);
 		script_set(sc, ends[how].channel, k.events);

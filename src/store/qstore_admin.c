@@ -236,11 +236,14 @@ qstore_promote(struct qstore *qs, const char *queue, long count,
     const char *admin, qs_strings_cb *cb, void *arg)
 {
 	struct queue_keys k;
+	struct room_keys rk;
 	struct script_call *sc;
 	struct qcall *c;
 
 	sc = qcall_script(qs, LUA_ADMIN_PROMOTE, queue, ADMIN_PROMOTE_K_CONFIG,
 	    &k);
+	if (sc != NULL && keys_room_queue(&rk, qs->prefix, queue) == 0)
+		script_set(sc, ADMIN_PROMOTE_K_JOINS, rk.joins);
 	if (sc != NULL) {
 		script_set(sc, ADMIN_PROMOTE_A_CHANNEL, k.events);
 		script_set_num(sc, ADMIN_PROMOTE_A_COUNT, count);
@@ -283,6 +286,7 @@ qstore_drop(struct qstore *qs, const char *queue, const char *admin,
 		script_set(sc, ADMIN_DROP_K_SERIES, rk.series);
 		script_set(sc, ADMIN_DROP_K_JOINS, rk.joins);
 		script_set(sc, ADMIN_DROP_K_WAITS, rk.waits);
+		script_set(sc, ADMIN_DROP_K_HISTORY, rk.history);
 		script_set(sc, ADMIN_DROP_K_REGISTRY, registry);
 		script_set(sc, ADMIN_DROP_K_DROPPED, dropped);
 		script_set(sc, ADMIN_DROP_K_DRAW, dk.draw);

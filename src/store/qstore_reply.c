@@ -3,11 +3,13 @@
  * names them; see qstore_reply.h.
  */
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "conf.h"
 #include "qstore_reply.h"
+#include "qstore_report.h"
 #include "text.h"
 
 /* Field i, a string or a status, into buf; -1 when not, or too long. */
@@ -387,11 +389,20 @@ qreply_figures(const redisReply *e, struct queue_figures *f)
 	    field_int(e, SHOW_LAST_MINUTE, &f->last_minute) == -1 ||
 	    field_int(e, SHOW_PREQUEUE, &f->prequeue) == -1 ||
 	    field_int(e, SHOW_DRAW_MS, &f->draw_ms) == -1 ||
+	    field_int(e, SHOW_ETA_NEW, &f->eta_new) == -1 ||
 	    (t = e->element[SHOW_TOTALS])->type != REDIS_REPLY_ARRAY ||
 	    t->elements != TOTALS_FIELDS)
 		return -1;
 	for (size_t i = 0; i < TOTALS_FIELDS; i++)
 		if (field_int(t, i, &f->totals[i]) == -1)
+			return -1;
+	/* HMGET's: a bucket never touched is nil, 0 */
+	if ((t = e->element[SHOW_WAIT])->type != REDIS_REPLY_ARRAY ||
+	    t->elements != SHOW_NWAIT)
+		return -1;
+	for (size_t i = 0; i < SHOW_NWAIT; i++)
+		if (t->element[i]->type != REDIS_REPLY_NIL &&
+		    qreply_num(t, i, &f->wait[i]) == -1)
 			return -1;
 	f->exists = 1;
 	return 0;
@@ -605,4 +616,30 @@ qreply_series(const redisReply *a, struct room_series *s)
 			s->n++;
 	}
 	return 0;
+}
+
+int
+qreply_history_row(const char *text, struct report_row *row)
+{
+	const char *p = text;
+	char *end;
+
+	memset(row, 0, sizeof *row);
+	row->has_error_max = 1;
+	for (int i = 0; i < REPORT_WORDS; i++) {
+		if (i > 0 && *p++ != ' ')
+			return -1;
+		if (i == HISTORY_ROW_ERROR_MAX_MS && *p == 'n') {
+			row->has_error_max = 0;
+			row->v[i] = REPORT_NONE;
+			p++;
+			continue;
+		}
+		errno = 0;
+		row->v[i] = strtoll(p, &end, 10);
+		if (end == p || errno != 0)
+			return -1;
+		p = end;
+	}
+	return *p == '\0' ? 0 : -1;
 }

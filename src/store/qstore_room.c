@@ -15,10 +15,10 @@
 #define ROOM_QUEUES_MAX 4096	/* queues in one call */
 
 /* The keys of names' queues into sc's runs: queues (their eight), series,
- * joins and waits (keys.c's room_keys), each -1 when sc takes none. -1
- * when a name is not a queue's. */
+ * joins, waits and history (keys.c's room_keys), and their names, each -1
+ * when sc takes none. -1 when a name is not a queue's. */
 struct room_runs {
-	int queues, series, joins, waits;
+	int queues, series, joins, waits, history, names;
 };
 
 static int
@@ -40,6 +40,10 @@ room_queue_keys(struct qstore *qs, struct script_call *sc,
 			script_add(sc, runs.joins, rk.joins);
 		if (runs.waits >= 0)
 			script_add(sc, runs.waits, rk.waits);
+		if (runs.history >= 0)
+			script_add(sc, runs.history, rk.history);
+		if (runs.names >= 0)
+			script_add(sc, runs.names, names[i]);
 	}
 	return 0;
 }
@@ -70,7 +74,7 @@ qstore_room_report(struct qstore *qs, const char *id, const char *report,
 	script_set(sc, ROOM_REPORT_A_REPORT, report);
 	if (room_queue_keys(qs, sc, names, n, (struct room_runs){
 	    ROOM_REPORT_K_QUEUES, ROOM_REPORT_K_SERIES, ROOM_REPORT_K_JOINS,
-	    -1 }) == -1) {
+	    -1, ROOM_REPORT_K_HISTORY, ROOM_REPORT_A_NAMES }) == -1) {
 		script_call_free(sc);
 		return -1;
 	}
@@ -106,7 +110,7 @@ qstore_room_read(struct qstore *qs, const char *const *names, size_t n,
 	script_set(sc, ROOM_READ_K_ROOM, rn.room);
 	script_set(sc, ROOM_READ_K_ROOM_SEEN, rn.seen);
 	if (room_queue_keys(qs, sc, names, n, (struct room_runs){
-	    ROOM_READ_K_QUEUES, -1, -1, ROOM_READ_K_WAITS }) == -1) {
+	    ROOM_READ_K_QUEUES, -1, -1, ROOM_READ_K_WAITS, -1, -1 }) == -1) {
 		script_call_free(sc);
 		return -1;
 	}
@@ -149,7 +153,7 @@ qstore_room_history(struct qstore *qs, const char *const *names, size_t n,
 		return -1;
 	script_set_num(sc, ROOM_HISTORY_A_FROM, from_s);
 	if (room_queue_keys(qs, sc, names, n, (struct room_runs){ -1,
-	    ROOM_HISTORY_K_SERIES, -1, -1 }) == -1) {
+	    ROOM_HISTORY_K_SERIES, -1, -1, -1, -1 }) == -1) {
 		script_call_free(sc);
 		return -1;
 	}

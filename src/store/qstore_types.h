@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #define SHOW_NTOTALS 7		/* joined .. removed, noshows */
+#define SHOW_NWAIT 17		/* admin_show's wait: w0..w15, w_sum */
 
 /* A queue's configuration hash as pairs, borrowed from a reply. */
 #define QCONFIG_MAX 64
@@ -47,6 +48,8 @@ struct queue_figures {
 	long long last_minute;		/* admitted in the last minute */
 	long long prequeue;		/* entrants awaiting the draw */
 	long long draw_ms;		/* the draw took; 0: none yet */
+	long long wait[SHOW_NWAIT];	/* times in line: 16 buckets, sum ms */
+	long long eta_new;		/* last told a new waiter, s; -1: none */
 };
 
 /* A tick's work. */

@@ -119,8 +119,8 @@ check_jq '.config == {"mode":"rate","batch":2,"interval":1,"max_active":0,
     "active_ttl":300,"waiting_ttl":600,"max_waiting":0,"state":"paused",
     "redirect":"https://shop.example/line","join_challenge":"off",
     "pow_bits":0,"pow_ttl":300,"pow_start_bits":16,"pow_max_bits":22,
-    "pow_calm_rate":10,"renew":"no","access":"open","noshow_after":0,
-    "noshow_refill":"no"}' \
+    "pow_calm_rate":10,"renew":"no","access":"open",
+    "report_ttl":2592000,"noshow_after":0,"noshow_refill":"no"}' \
     "its configuration, integers as numbers, as the file says"
 admin GET /v1/admin/queues/nope
 check_error 404 queue_not_found "an unknown queue: 404 queue_not_found"

@@ -370,13 +370,14 @@ rcli() {
 # snap: what Redis holds, key by key, in a form that does not depend on
 # how Redis encodes it, in one call: but the keys that move by themselves
 # (the ticks' stats and tick; each process's report to the operator's
-# feed, :room*, and a queue's :series, :joins and :waits).
+# feed, :room*, and a queue's :series, :joins, :waits and :history).
 WR_SNAP='local out = {}
 local keys = redis.call("KEYS", "wr:*")
 table.sort(keys)
 for _, k in ipairs(keys) do
   if not (k:match(":stats$") or k:match(":tick$") or k:match("^wr:room") or
-      k:match(":series$") or k:match(":joins$") or k:match(":waits$")) then
+      k:match(":series$") or k:match(":joins$") or k:match(":waits$") or
+      k:match(":history$")) then
     local t, v = redis.call("TYPE", k).ok
     if t == "string" then v = { redis.call("GET", k) }
     elseif t == "hash" then

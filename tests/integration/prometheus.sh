@@ -158,6 +158,7 @@ waitroom_queue_active
 waitroom_queue_admitted_last_minute
 waitroom_queue_admitted_total
 waitroom_queue_draw_seconds
+waitroom_queue_eta_new_seconds
 waitroom_queue_expired_total
 waitroom_queue_joined_total
 waitroom_queue_left_total
@@ -167,6 +168,7 @@ waitroom_queue_prequeue
 waitroom_queue_removed_total
 waitroom_queue_state
 waitroom_queue_streams
+waitroom_queue_wait_seconds
 waitroom_queue_waiting
 waitroom_redis_command_duration_seconds
 waitroom_redis_reconnects_total

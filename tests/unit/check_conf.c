@@ -18,8 +18,8 @@
 #define QUEUE_KEYS "mode, batch, interval, max_active, active_ttl, " \
 	"waiting_ttl, max_waiting, state, redirect, join_challenge, pow_bits, " \
 	"pow_ttl, pow_start_bits, pow_max_bits, pow_calm_rate, renew, access, " \
-	"opens_at, prequeue_from, closes_at, beacon_round, noshow_after, " \
-	"noshow_refill, page_template"
+	"opens_at, prequeue_from, closes_at, report_ttl, beacon_round, " \
+	"noshow_after, noshow_refill, page_template"
 #define ACC_LISTEN "host:port, host an IPv4 address, localhost or [IPv6], " \
 	"port 0 to 65535"
 #define ACC_REDIS "host:port with port 1 to 65535, unix:/absolute/path, " \
@@ -684,11 +684,11 @@ START_TEST(test_queue_fields)
 
 	conf_queue_init(&q, "concert");
 	conf_queue_fields(&q, collect, &f);
-	ck_assert_int_eq(f.n, 18);
+	ck_assert_int_eq(f.n, 19);
 	ck_assert_str_eq(f.buf, "mode=rate;batch=0;interval=10;"
 	    "max_active=0;active_ttl=300;waiting_ttl=120;max_waiting=0;"
 	    "state=open;" POW_DEFAULTS "renew=no;access=open;"
-	    "noshow_after=0;noshow_refill=no;");
+	    "report_ttl=2592000;noshow_after=0;noshow_refill=no;");
 
 	ck_assert_int_eq(conf_queue_set(&q, "mode", "capacity", err,
 	    sizeof err), 0);
@@ -701,11 +701,12 @@ START_TEST(test_queue_fields)
 	f.buf[0] = '\0';
 	f.n = 0;
 	conf_queue_fields(&q, collect, &f);
-	ck_assert_int_eq(f.n, 19);
+	ck_assert_int_eq(f.n, 20);
 	ck_assert_str_eq(f.buf, "mode=capacity;batch=0;interval=10;"
 	    "max_active=0;active_ttl=300;waiting_ttl=120;max_waiting=0;"
 	    "state=closed;redirect=https://x.example/;" POW_DEFAULTS
-	    "renew=no;access=open;noshow_after=0;noshow_refill=no;");
+	    "renew=no;access=open;report_ttl=2592000;"
+	    "noshow_after=0;noshow_refill=no;");
 	conf_queue_free(&q);
 }
 END_TEST

@@ -86,6 +86,15 @@ reset(void)
  * closes_at in ms). */
 #define HELD_PART str("1700000000000001"), num(500), str("1700000900000")
 
+/* admin_show's wait: 16 buckets (HMGET: nil or text) and the sum. */
+static redisReply *
+wait_hist(void)
+{
+	return arr(17, nil(), str("1"), str("2"), str("5"), nil(), nil(),
+	    nil(), nil(), nil(), nil(), nil(), nil(), nil(), nil(), nil(),
+	    nil(), str("21000"));
+}
+
 START_TEST(test_whole)
 {
 	struct standing f;
@@ -362,11 +371,11 @@ START_TEST(test_tick_and_figures)
 	ck_assert_int_eq(qreply_first(arr(1, str("no_queue"))),
 	    RESULT_NO_QUEUE);
 	reset();
-	ck_assert_int_eq(qreply_figures(arr(7, arr(4, str("state"),
+	ck_assert_int_eq(qreply_figures(arr(9, arr(4, str("state"),
 	    str("paused"), str("redirect"), str("")), num(7), num(2),
 	    arr(7, num(1), num(2), num(3), num(4), num(5), num(6),
 	    num(3)), num(9),
-	    num(0), num(0)),
+	    num(0), num(0), wait_hist(), num(42)),
 	    &f), 0);
 	ck_assert_int_eq(f.exists, 1);
 	ck_assert_int_eq(f.config.n, 2);
@@ -377,12 +386,21 @@ START_TEST(test_tick_and_figures)
 	ck_assert_int_eq(f.totals[5], 6);
 	ck_assert_int_eq(f.totals[6], 3);	/* noshows */
 	ck_assert_int_eq(f.last_minute, 9);
+	/* the histogram: HMGET's nil (a bucket never touched) is 0 */
+	ck_assert_int_eq(f.wait[0], 0);
+	ck_assert_int_eq(f.wait[3], 5);
+	ck_assert_int_eq(f.wait[16], 21000);
+	ck_assert_int_eq(f.eta_new, 42);
 	ck_assert_int_eq(qreply_figures(arr(0), &f), 0);
 	ck_assert_int_eq(f.exists, 0);
 	reset();		/* five totals, not six */
-	ck_assert_int_eq(qreply_figures(arr(7, arr(0), num(7), num(2),
+	ck_assert_int_eq(qreply_figures(arr(9, arr(0), num(7), num(2),
 	    arr(5, num(1), num(2), num(3), num(4), num(5)), num(9), num(0),
-	    num(0)), &f), -1);
+	    num(0), wait_hist(), num(-1)), &f), -1);
+	reset();		/* the old shape: no histogram */
+	ck_assert_int_eq(qreply_figures(arr(7, arr(0), num(7), num(2),
+	    arr(6, num(1), num(2), num(3), num(4), num(5), num(6)), num(9),
+	    num(0), num(0)), &f), -1);
 }
 END_TEST
 
@@ -450,10 +468,10 @@ START_TEST(test_room)
 	redisReply *show, *facts, *r;
 
 	reset();
-	show = arr(7, arr(2, str("state"), str("open")), num(12), num(3),
+	show = arr(9, arr(2, str("state"), str("open")), num(12), num(3),
 	    arr(7, num(20), num(8), num(5), num(1), num(2), num(0),
 	    num(1)), num(8),
-	    num(0), num(0));
+	    num(0), num(0), wait_hist(), num(-1));
 	facts = arr(9, str("rate"), str("open"), num(10), num(2), num(0),
 	    num(300), num(0), num(0), num(0));
 	r = arr(4, num(1795781210697),

@@ -17,6 +17,7 @@
 --   series       the console's keys of the queue (keys.c's room_keys)
 --   joins
 --   waits
+--   history
 --   trail        the trail (lib.lua's trail_add)
 -- ARGV:
 --   queue        the queue's name
@@ -36,7 +37,7 @@ ttl = math.max(ttl, redis.call('PTTL', K_dropped), 1)
 redis.call('SET', K_dropped, ms_text(now), 'PX', ms_text(ttl))
 redis.call('UNLINK', K_config, K_seq, K_waiting, K_active, K_seen, K_stats,
   K_tick, K_unchecked, K_draw, K_sorted, K_order, K_lock, K_series, K_joins,
-  K_waits)
+  K_waits, K_history)
 redis.call('SREM', K_registry, A_queue)
 redis.call('PUBLISH', A_channel, event_dropped())
 trail_add(K_trail, A_admin, A_queue, 'drop',

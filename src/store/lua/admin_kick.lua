@@ -5,6 +5,7 @@
 -- mean session and its slot goes to the next waiter at once.
 -- KEYS: the queue's eight (lib.lua), then
 --   revoked      the token's revoked key (keys.c)
+--   joins        the join marks (tick.lua), for a freed slot's admission
 --   trail        the trail (lib.lua's trail_add)
 -- ARGV:
 --   token
@@ -22,7 +23,7 @@ if not c then
 end
 local token = A_token
 local was = remove_token(c, { waiting = K_waiting, active = K_active,
-  seen = K_seen, revoked = K_revoked }, token, A_channel,
+  seen = K_seen, revoked = K_revoked, joins = K_joins }, token, A_channel,
   tonumber(A_leeway_ms) or 0)
 if not was then
   return { 'gone' }

@@ -2,6 +2,7 @@
 -- the queue's mode, state or free slots (an operator's override), but
 -- never before a scheduled opening's draw, which decides who is first.
 -- KEYS: the queue's eight (lib.lua), then
+--   joins        the join marks (tick.lua): the admitted's times in line
 --   trail        the trail (lib.lua's trail_add)
 -- ARGV:
 --   channel      the events channel
@@ -20,6 +21,7 @@ local now = now_ms()
 if draw_holds(c, now) then
   return { 'draw_pending' }
 end
-local n, tokens = admit(tonumber(A_count), now, c, A_channel)
+local n, tokens = admit(tonumber(A_count), now, c, A_channel,
+  K_joins)
 trail_add(K_trail, A_admin, A_queue, 'promote', nil, { admitted = #tokens })
 return { 'ok', tokens }

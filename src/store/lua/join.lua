@@ -144,7 +144,11 @@ local function existing(token)
   return nil
 end
 
+-- Admitted at once: no time in line (the report's histogram, lib.lua's
+-- count_waits: its first bucket, once for the batch) and no ETA told.
+local at_once = 0
 local function admit_now(token)
+  at_once = at_once + 1
   local expiry = now + tonumber(c.active_ttl) * 1000
   redis.call('ZADD', K_active, expiry, token)
   redis.call('ZADD', K_unchecked, now, token)
@@ -309,6 +313,9 @@ if np > 0 then
 end
 if joined > 0 then
   redis.call('HINCRBY', K_stats, 'joined', joined)
+end
+if at_once > 0 then
+  redis.call('HINCRBY', K_stats, 'w0', at_once)
 end
 -- The head last: the tick and rate as they stand after the batch.
 local tick = tonumber(redis.call('GET', K_tick) or '0')

@@ -7,6 +7,7 @@
 -- reads it).
 -- KEYS: the queue's eight (lib.lua), then
 --   revoked      the token's revoked key (keys.c)
+--   joins        the join marks (tick.lua), for a freed slot's admission
 -- ARGV:
 --   token
 --   channel      the events channel
@@ -18,7 +19,7 @@ if not c then
   return { 'no_queue' }
 end
 local was = remove_token(c, { waiting = K_waiting, active = K_active,
-  seen = K_seen, revoked = K_revoked }, A_token, A_channel,
+  seen = K_seen, revoked = K_revoked, joins = K_joins }, A_token, A_channel,
   tonumber(A_leeway_ms) or 0)
 if not was then
   return { 'gone' }

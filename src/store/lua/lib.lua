@@ -292,13 +292,156 @@ local function activate(tokens, now, expiry)
   end
 end
 
+-- The report's two helpers, count_waits and history_row (below), made
+-- only when asked for: lib.lua's closures are made on every run of every
+-- script, a join's too (bench/scripts: one closure here instead of two).
+local function report_fns()
+  -- The report's histograms (doc/api.md, "The report"), cumulative in the
+  -- stats hash: a field per bucket, 'w0'..'w15' the time in line of each
+  -- admitted visitor (bucket i: up to 2^i s; w15 above 16384 s), 'e0'..'e15'
+  -- the error of the ETA told at the join (told minus waited, s; bucket i:
+  -- up to ERR_LE[i + 1]; e15 above 4096 s); report.c has the same bounds.
+  -- 'w_max' and 'e_max' (ms): the minute's largest, which room_report.lua
+  -- moves into the minute's row.
+  -- count_waits puts the admitted's times in line there: popped is
+  -- ZPOPMIN's { token, score, ... } (ascending tickets), t the admission
+  -- (ms). A ticket joined by the first join mark at or above it (joins: the
+  -- marks, one a second, 'ms' or 'ms eta pos' with the ETA in s the
+  -- reporting process last told a new waiter and that one's position:
+  -- room_report.lua), so a wait is short by a second at most, and was told
+  -- the ETA per place the mark's joiner was; one with no mark yet joined
+  -- within the last second;
+  -- a pre-queue entrant waited from the opening and was told no ETA. One
+  -- HINCRBY per bucket touched. The first and the last one's wait (ms).
+  -- (Its tables and helpers live inside, made only when it runs.)
+  local function count_waits(joins, popped, t, c)
+    local WAIT_LE = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048,
+      4096, 8192, 16384 }
+    local ERR_LE = { -4096, -1024, -256, -64, -16, -4, -1, 0, 1, 4, 16, 64,
+      256, 1024, 4096 }
+    local function bucket_of(bounds, s)
+      for i = 1, #bounds do
+        if s <= bounds[i] then
+          return i - 1
+        end
+      end
+      return #bounds
+    end
+    local first, last = tonumber(popped[2]), tonumber(popped[#popped])
+    local marks = {}
+    if last >= 0 then
+      marks = redis.call('ZRANGEBYSCORE', joins, math.max(first, 0), last,
+        'WITHSCORES')
+      local above = redis.call('ZRANGEBYSCORE', joins, '(' .. ms_text(last),
+        '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+      marks[#marks + 1], marks[#marks + 2] = above[1], above[2]
+    end
+    local add, k, waits = {}, 1, {}
+    local wmax, emax = -1, nil
+    for i = 2, #popped, 2 do
+      local score, ms, eta = tonumber(popped[i])
+      if score < 0 then
+        ms = math.max(t - c.opens_at, 0)
+      else
+        while marks[k] and tonumber(marks[k + 1]) < score do
+          k = k + 2
+        end
+        local at, told, pos = string.match(marks[k] or '',
+          '^(%d+) ?(%d*) ?(%d*)$')
+        ms = math.max(t - (tonumber(at) or t), 0)
+        told, pos = tonumber(told), tonumber(pos)
+        if told and pos and pos > 0 then
+          -- the ETA was told at pos to the mark's ticket: this one, that
+          -- many places ahead, was told as much less (the same per place)
+          local ahead = tonumber(marks[k + 1]) - score
+          eta = told * math.max(pos - ahead, 1) / pos
+        end
+      end
+      waits[#waits + 1] = ms
+      local w = 'w' .. bucket_of(WAIT_LE, ms / 1000)
+      add[w] = (add[w] or 0) + 1
+      wmax = math.max(wmax, ms)
+      if eta then
+        local err = eta * 1000 - ms
+        local e = 'e' .. bucket_of(ERR_LE, err / 1000)
+        add[e] = (add[e] or 0) + 1
+        emax = math.max(emax or err, err)
+      end
+    end
+    for field, n in pairs(add) do
+      redis.call('HINCRBY', K_stats, field, n)
+    end
+    local sum = 0
+    for i = 1, #waits do
+      sum = sum + waits[i]
+    end
+    redis.call('HINCRBY', K_stats, 'w_sum', ms_text(sum))
+    local was = redis.call('HMGET', K_stats, 'w_max', 'e_max')
+    if wmax > (tonumber(was[1]) or -1) then
+      redis.call('HSET', K_stats, 'w_max', ms_text(wmax))
+    end
+    if emax and emax > (tonumber(was[2]) or -math.huge) then
+      redis.call('HSET', K_stats, 'e_max', ms_text(emax))
+    end
+    return waits[1], waits[#waits]
+  end
+
+  -- A minute's row of the queue's history (scripts.def's HISTORY_ROW: one
+  -- string of words) from t (unix s) on, as its stats hash q stands now:
+  -- t, the counters, the minute's peaks of waiting, active, streams and
+  -- pre-queue entrants (from its samples in series, room_report.lua's),
+  -- its largest wait and ETA error (ms; -1 and 'n' for none), then the
+  -- histograms' buckets w0..w15, e0..e15. now, when given, is a last
+  -- sample ({ waiting, active }) the peaks take in too. Also true when the
+  -- minute was idle: no peak, nobody admitted.
+  local function history_row(q, series, t, now)
+    local COUNTERS = { 'joined', 'admitted', 'abandoned', 'left', 'expired',
+      'removed', 'noshows', 'refused_work', 'refused_invite', 'refused_rate',
+      'refused_origin', 'w_max', 'e_max' }
+    for i = 0, 15 do
+      COUNTERS[#COUNTERS + 1] = 'w' .. i
+    end
+    for i = 0, 15 do
+      COUNTERS[#COUNTERS + 1] = 'e' .. i
+    end
+    local peak = { 0, 0, 0, 0 }
+    if now then
+      peak[1], peak[2] = now[1], now[2]
+    end
+    for _, s in ipairs(redis.call('ZRANGEBYSCORE', series, t, t + 59)) do
+      local ok, v = pcall(cjson.decode, s)
+      if ok and type(v) == 'table' then
+        peak[1] = math.max(peak[1], tonumber(v.waiting) or 0)
+        peak[2] = math.max(peak[2], tonumber(v.active) or 0)
+        peak[3] = math.max(peak[3], tonumber(v.streams) or 0)
+        peak[4] = math.max(peak[4], tonumber(v.prequeue) or 0)
+      end
+    end
+    local v = redis.call('HMGET', q.stats, unpack(COUNTERS))
+    local row = { string.format('%d', t) }
+    for j = 1, 11 do
+      row[#row + 1] = v[j] or '0'
+    end
+    row[#row + 1] = string.format('%d %d %d %d %s %s', peak[1], peak[2],
+      peak[3], peak[4], v[12] or '-1', v[13] or 'n')
+    for j = 14, #COUNTERS do
+      row[#row + 1] = v[j] or '0'
+    end
+    return table.concat(row, ' '), peak[1] + peak[2] + peak[3] + peak[4] == 0
+      and not v[12]
+  end
+  return count_waits, history_row
+end
+
 -- Move up to n of the first waiters into active sessions ending
 -- active_ttl from now, and announce them on the events channel
 -- (event_entered: "entered <expiry_ms> <token> <token>...") so every
 -- instance can tell its streams at once. Returns how many moved,
 -- the tokens in the order they were admitted, and the first and the last
--- one's score in the line (their tickets; nil when none moved).
-local function admit(n, now, c, channel)
+-- one's score in the line (their tickets; nil when none moved), and,
+-- given the join marks (joins), the first and the last one's wait (ms),
+-- counted in the histograms (count_waits).
+local function admit(n, now, c, channel, joins)
   if n <= 0 then
     return 0, {}
   end
@@ -315,7 +458,13 @@ local function admit(n, now, c, channel)
     count_admitted(K_stats, #tokens, now)
     redis.call('PUBLISH', channel, event_entered(expiry, tokens))
   end
-  return #tokens, tokens, tonumber(popped[2]), tonumber(popped[#popped])
+  local wfirst, wlast
+  if joins and #tokens > 0 then
+    local count_waits = report_fns()
+    wfirst, wlast = count_waits(joins, popped, now, c)
+  end
+  return #tokens, tokens, tonumber(popped[2]), tonumber(popped[#popped]),
+    wfirst, wlast
 end
 
 -- Free slots of a capacity queue, never more than cap.
@@ -394,10 +543,11 @@ local function took(c, n)
 end
 
 -- Remove token from queue c, whoever asks (leave.lua, admin_kick.lua,
--- each keeping its own counter): keys names the waiting, active, seen and
--- token's revoked keys. A waiter leaves the line and the seen set. An
--- active session ends: its entry pass is revoked (the revoked key lives
--- until the pass would expire plus leeway ms; GET /v1/check reads it),
+-- each keeping its own counter): keys names the waiting, active, seen,
+-- token's revoked and join marks' keys. A waiter leaves the line and the
+-- seen set. An active session ends: its entry pass is revoked (the
+-- revoked key lives until the pass would expire plus leeway ms; GET
+-- /v1/check reads it),
 -- and in a capacity queue its length counts in the mean session
 -- (line_speed) and its slot goes to the next waiter at once, announced on
 -- channel, as the batch cap (if set) allows, unless the queue is paused
@@ -425,7 +575,7 @@ local function remove_token(c, keys, token, channel, leeway)
   local len = now - (expiry - tonumber(c.active_ttl) * 1000)
   sessions_ended(1, math.max(len, 0), c)
   if c.state ~= 'paused' and not draw_holds(c, now) then
-    took(c, admit(room(now, c, 100), now, c, channel))
+    took(c, admit(room(now, c, 100), now, c, channel, keys.joins))
   end
   return 'active'
 end
@@ -450,7 +600,10 @@ end
 
 -- One queue's entry of admin_show.lua (and room_read.lua), its keys q
 -- (K_queues[i]): {} when there is no such queue, else { config, waiting,
--- active, totals, last_minute, prequeue, draw_ms } (scripts.def's SHOW).
+-- active, totals, last_minute, prequeue, draw_ms, wait, eta_new }
+-- (scripts.def's SHOW): wait the histogram of times in line ({ w0..w15,
+-- their sum in ms }, count_waits), eta_new the ETA (s) last told a new
+-- waiter (-1: none; room_report.lua).
 local SHOW_TOTALS = { 'joined', 'admitted', 'expired', 'left', 'abandoned',
   'removed', 'noshows' }
 local function queue_show(q, now)
@@ -466,7 +619,10 @@ local function queue_show(q, now)
     redis.call('ZCOUNT', q.active, '(' .. now, '+inf'), totals,
     admitted_last_minute(q.stats, now),
     redis.call('ZCOUNT', q.waiting, PRE_ABOVE, PRE_BELOW),
-    tonumber(redis.call('HGET', q.stats, 'draw_ms')) or 0 }
+    tonumber(redis.call('HGET', q.stats, 'draw_ms')) or 0,
+    redis.call('HMGET', q.stats, 'w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'w6',
+      'w7', 'w8', 'w9', 'w10', 'w11', 'w12', 'w13', 'w14', 'w15', 'w_sum'),
+    tonumber(redis.call('HGET', q.stats, 'eta_new')) or -1 }
 end
 
 -- A script over many queues (room_read.lua) names the one at hand, its

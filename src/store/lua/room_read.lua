@@ -15,7 +15,8 @@
 -- maxmemory, role };
 -- queues one entry each: {} when there is no such queue, else { show,
 -- rate, waits, last_tick_ms, facts }: show admin_show.lua's entry ({
--- config, waiting, active, totals, last_minute, prequeue, draw_ms }),
+-- config, waiting, active, totals, last_minute, prequeue, draw_ms, wait,
+-- eta_new }, wait { buckets... }),
 -- rate lib.lua's line_speed (text), waits the times in line of the last
 -- five minutes' admission runs ({ "at first_ms last_ms count"... },
 -- tick.lua's), last_tick_ms, and facts the configuration as the scripts

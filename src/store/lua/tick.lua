@@ -18,7 +18,8 @@
 -- in line: (3) keeps it for the first and the last admitted of each run
 -- in K_waits, from the join marks of K_joins (room_report.lua writes one
 -- a second: by that time the tickets had reached that score), and drops
--- the marks no ticket still in line needs.
+-- the marks no ticket still in line needs; every admitted's time in line
+-- and ETA error go into the report's histograms (lib.lua's count_waits).
 -- No-shows (noshow_after > 0): sessions admitted noshow_after or more
 -- ago whose pass was never checked, the oldest of K_unchecked (lookup.lua
 -- takes a session out at its first check), are counted in the stats
@@ -250,26 +251,15 @@ if #quiet > 0 then
   redis.call('HINCRBY', K_stats, 'abandoned', #quiet)
 end
 
--- How long the ticket at score waited until now (ms): since the first
--- mark that reached it (a second late at most: the wait is short by as
--- much), or since the opening for a pre-queue entrant, whose place the
--- draw gave.
-local function waited(score, t)
-  if score < 0 then
-    return math.max(t - c.opens_at, 0)
-  end
-  local m = redis.call('ZRANGEBYSCORE', K_joins, score, '+inf', 'LIMIT', 0, 1)
-  return math.max(t - (tonumber(m[1]) or t), 0)
-end
-
--- One admission run's times in line: "at first_ms last_ms count", the
--- last 256 runs kept (room_read.lua reads the last five minutes).
-local function keep_waits(n, first, last, t)
+-- One admission run's times in line (its first's and last's, ms):
+-- "at first_ms last_ms count", the last 256 runs kept (room_read.lua
+-- reads the last five minutes).
+local function keep_waits(n, last, wfirst, wlast, t)
   if n <= 0 then
     return
   end
-  redis.call('LPUSH', K_waits, string.format('%d %d %d %d', t,
-    waited(first, t), waited(last, t), n))
+  redis.call('LPUSH', K_waits, string.format('%d %d %d %d', t, wfirst,
+    wlast, n))
   redis.call('LTRIM', K_waits, 0, 255)
   if last > 0 then
     redis.call('ZREMRANGEBYSCORE', K_joins, '-inf', '(' .. ms_text(last))
@@ -280,9 +270,9 @@ end
 local admitted = 0
 if c.state ~= 'paused' and not held then
   local n, t = room(now, c, cap), now_ms()
-  local _, first, last
-  admitted, _, first, last = admit(n, t, c, channel)
-  keep_waits(admitted, first, last, t)
+  local _, last, wfirst, wlast
+  admitted, _, _, last, wfirst, wlast = admit(n, t, c, channel, K_joins)
+  keep_waits(admitted, last, wfirst, wlast, t)
   took(c, admitted)
   if c.mode == 'rate' and admitted < n then
     -- the line ran out: a batch is not saved up
