@@ -104,7 +104,8 @@ START_TEST(test_queue)
 	    "\"fail_open_until\":0,\"notice\":null,"
 	    "\"queue\":\"concert\",\"state\":\"paused\",\"streams\":1021,"
 	    "\"totals\":{\"abandoned\":104,\"admitted\":101,\"expired\":102,"
-	    "\"joined\":100,\"left\":103,\"removed\":105},\"waiting\":50210}");
+	    "\"joined\":100,\"left\":103,\"noshows\":106,\"removed\":105},"
+	    "\"waiting\":50210}");
 	/* no state in the hash: open */
 	f = figures(rate);
 	json_is(admin_view_queue(&f, "line", 0), "{\"active\":1380,"
@@ -112,7 +113,8 @@ START_TEST(test_queue)
 	    "\"mode\":\"rate\"},\"fail_open_until\":1798794000,"
 	    "\"notice\":\"Back at 10\",\"queue\":\"line\",\"state\":\"open\","
 	    "\"streams\":0,\"totals\":{\"abandoned\":104,\"admitted\":101,"
-	    "\"expired\":102,\"joined\":100,\"left\":103,\"removed\":105},"
+	    "\"expired\":102,\"joined\":100,\"left\":103,\"noshows\":106,"
+	    "\"removed\":105},"
 	    "\"waiting\":50210}");
 }
 END_TEST
