@@ -24,7 +24,7 @@
 #include "ticket.h"
 
 #define DRAW_READ 10000		/* entrants read per step */
-#define DRAW_PLACE 3000		/* entrants placed per step */
+#define DRAW_PLACE 2000		/* entrants placed per step */
 #define DRAW_LOCK_MS 5000	/* a dead instance's lock frees after this */
 
 struct run {
