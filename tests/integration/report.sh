@@ -5,7 +5,10 @@
 # (GET /v1/admin/queues/{q}/report and .../report.csv, doc/api.md "The
 # report"). An early bird and eleven more join a rate queue that admits
 # one every 2 s: two leave, one is kicked, three stop asking and are
-# dropped after waiting_ttl, the early bird and five are admitted. The report's totals are exactly that, its minutes
+# dropped after waiting_ttl, the early bird and five are admitted; the
+# five show their passes to /v1/check at once, the early bird never does
+# and is a no-show (noshow_after = 3). The report's totals are exactly
+# that, its minutes
 # (the live one included) add up to them, the CSV says the same numbers,
 # the wait histogram's p50 lies within a bucket of the waits this test
 # measured, and each who joined a line has the error of the ETA it was
@@ -23,13 +26,17 @@
     bail "WAITROOMCTL is set to an executable" "WAITROOMCTL='${WAITROOMCTL:-}'"
 
 wr_admin_conf "$WR_TMP/report.conf"
-cat >>"$WR_TMP/report.conf" <<'EOF2'
+printf 'k1 report-pass-key-0123456789abcdefghij\n' >"$WR_TMP/keys"
+cat >>"$WR_TMP/report.conf" <<EOF2
+pass_key_file = $WR_TMP/keys
+pass_cookie_secure = no
 
 [queue sale]
-mode        = rate
-batch       = 1
-interval    = 2
-waiting_ttl = 5
+mode         = rate
+batch        = 1
+interval     = 2
+waiting_ttl  = 5
+noshow_after = 3
 
 [queue quiet]
 mode        = rate
@@ -71,13 +78,19 @@ admin DELETE "/v1/admin/queues/sale/tokens/${tokens[8]}"
 check_status 204 "the ninth is kicked"
 
 # The first five ask every 0.2 s until each is admitted (the time this
-# test sees); the three behind them never ask again.
+# test sees), and show their pass to /v1/check at once, as the site
+# would; the three behind them never ask again.
+checked=0
 sale_done() {
-	local t
+	local t p
 	for t in "${stay[@]}"; do
 		[ -n "${admitted_at[$t]-}" ] && continue
 		http GET "/v1/queues/sale/tokens/$t"
-		[ "$(json .status)" = active ] && admitted_at[$t]=$(now_ms)
+		[ "$(json .status)" = active ] || continue
+		admitted_at[$t]=$(now_ms)
+		p=$(json .pass)
+		http GET "/v1/check?queue=sale" '' -H "Authorization: Bearer $p"
+		[ "$STATUS" = 204 ] && checked=$((checked + 1))
 	done
 	[ "${#admitted_at[@]}" = 5 ] &&
 	    [ "$(rcli zcard 'wr:{sale}:waiting')" = 0 ]
@@ -85,6 +98,9 @@ sale_done() {
 wait_until 'sale_done || { sleep 0.15; false; }' $((30 * WR_SLOW))
 check_eq "${#admitted_at[@]}:$(rcli zcard 'wr:{sale}:waiting')" 5:0 \
     "the five who kept asking are admitted, the three who did not dropped"
+check_eq "$checked" 5 "each of the five shows a valid pass to /v1/check"
+# the early bird, admitted first, never checked: a no-show 3 s after
+wait_until '[ "$(rcli hget "wr:{sale}:stats" noshows)" = 1 ]' $((5 * WR_SLOW))
 
 waits=()
 for t in "${stay[@]}"; do
@@ -101,14 +117,14 @@ check_jq '.queue == "sale" and (.from | type == "number") and
     (.to | type == "number") and .from < .to and .draw == null' \
     "the report names its queue and its range; no draw"
 check_jq '.totals | .joined == 12 and .admitted == 6 and .left == 2 and
-    .kicked == 1 and .abandoned == 3 and .expired == 0 and .noshows == 0' \
-    "the totals are what the sale did: 12 joined, 6 admitted, 2 left, 1 kicked, 3 abandoned"
+    .kicked == 1 and .abandoned == 3 and .expired == 0 and .noshows == 1' \
+    "the totals are what the sale did: 12 joined, 6 admitted, 2 left, 1 kicked, 3 abandoned, 1 no-show"
 check_jq '.totals | .peak_waiting >= 8 and .peak_active == 6' \
     "the peaks: at least 8 waiting at once, 6 active"
 check_jq '[.minutes[] | select(.live)] | length == 1' \
     "the minute in progress is there, marked live"
 check_jq '. as $r | all(["joined", "admitted", "left", "kicked",
-    "abandoned", "expired"][]; . as $k | ([$r.minutes[][$k]] | add) ==
+    "abandoned", "expired", "noshows"][]; . as $k | ([$r.minutes[][$k]] | add) ==
     $r.totals[$k])' "the minutes add up to the totals"
 check_jq '.wait.count == 6 and .eta_error.count >= 5 and
     .eta_error.count <= 6' \
