@@ -120,24 +120,20 @@ check_status 404 "a queue that is not -> 404"
 # ---- waitroomctl fail-open --------------------------------------------------
 
 if [ -x "${WAITROOMCTL:-}" ]; then
-	ctl() {
-		WAITROOM_ADMIN_TOKEN=$ADMIN_TOKEN "$WAITROOMCTL" --url "$WR_BASE" "$@" \
-		    >"$WR_TMP/ctl.out" 2>"$WR_TMP/ctl.err"
-	}
-	ctl fail-open line 2
+	admin_ctl fail-open line 2
 	check_eq "$?" 0 "waitroomctl fail-open line 2: exit 0"
 	check_match "$(cat "$WR_TMP/ctl.out")" \
 	    '^queue line: mode passthrough until 20[0-9-]+T[0-9:]+Z$' "... it prints the end"
 	until_s=$(rcli HGET 'wr:{line}:config' fail_open_until)
 	check_eq "$(date -u -d "@$until_s" +%Y-%m-%dT%H:%M:%SZ)" \
 	    "$(sed 's/.* until //' "$WR_TMP/ctl.out")" "... the end Redis keeps"
-	ctl fail-open end line
+	admin_ctl fail-open end line
 	check_eq "$?" 0 "waitroomctl fail-open end line: exit 0"
 	check_eq "$(cat "$WR_TMP/ctl.out")" "queue line: mode rate" "... it prints the mode back"
-	ctl fail-open end line
+	admin_ctl fail-open end line
 	check_eq "$?" 1 "fail-open end again: exit 1 (refused)"
 	check_contains "$(cat "$WR_TMP/ctl.err")" "not failing open" "... saying why"
-	ctl fail-open line 0
+	admin_ctl fail-open line 0
 	check_eq "$?" 2 "fail-open line 0: a usage error (exit 2)"
 else
 	pass "waitroomctl fail-open # SKIP WAITROOMCTL is not set"

@@ -977,6 +977,14 @@ body() {
 	fi
 }
 
+# admin_ctl ARG...: waitroomctl against $WR_BASE with the admin token
+# ($ADMIN_TOKEN), its output in $WR_TMP/ctl.out and ctl.err; returns its
+# exit status.
+admin_ctl() {
+	WAITROOM_ADMIN_TOKEN=$ADMIN_TOKEN "$WAITROOMCTL" --url "$WR_BASE" "$@" \
+	    >"$WR_TMP/ctl.out" 2>"$WR_TMP/ctl.err"
+}
+
 # ---- the admin port (admin_listen) ------------------------------------------
 
 # on_admin CMD...: run CMD (http, admin, ...) with WR_BASE on the admin

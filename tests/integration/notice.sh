@@ -103,20 +103,16 @@ check_jq 'has("notice") | not' "GET status: the notice field is gone"
 # ---- waitroomctl notice -----------------------------------------------------
 
 if [ -x "${WAITROOMCTL:-}" ]; then
-	ctl() {
-		WAITROOM_ADMIN_TOKEN=$ADMIN_TOKEN "$WAITROOMCTL" --url "$WR_BASE" "$@" \
-		    >"$WR_TMP/ctl.out" 2>"$WR_TMP/ctl.err"
-	}
-	ctl notice line "Doors at 10:05 — 문 열림"
+	admin_ctl notice line "Doors at 10:05 — 문 열림"
 	check_eq "$?" 0 "waitroomctl notice line TEXT: exit 0"
 	check_eq "$(cat "$WR_TMP/ctl.out")" "queue line: notice set" "... it says so"
 	http GET "/v1/queues/line/tokens/$waiter"
 	check_json .notice "Doors at 10:05 — 문 열림" "... and a waiter's status carries it, UTF-8 intact"
-	ctl notice clear line
+	admin_ctl notice clear line
 	check_eq "$?" 0 "waitroomctl notice clear line: exit 0"
 	check_eq "$(cat "$WR_TMP/ctl.out")" "queue line: notice cleared" "... it says so"
 	check_eq "$(rcli HGET 'wr:{line}:config' notice)" "" "... and Redis holds none"
-	ctl notice line "$(printf 'x%.0s' $(seq 1 281))"
+	admin_ctl notice line "$(printf 'x%.0s' $(seq 1 281))"
 	check_eq "$?" 1 "a notice of 281 characters: refused (exit 1)"
 	check_contains "$(cat "$WR_TMP/ctl.err")" "280" "... saying the limit"
 else
