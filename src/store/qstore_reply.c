@@ -9,7 +9,6 @@
 
 #include "conf.h"
 #include "qstore_reply.h"
-#include "qstore_report.h"
 #include "text.h"
 
 /* Field i, a string or a status, into buf; -1 when not, or too long. */
@@ -616,30 +615,4 @@ qreply_series(const redisReply *a, struct room_series *s)
 			s->n++;
 	}
 	return 0;
-}
-
-int
-qreply_history_row(const char *text, struct report_row *row)
-{
-	const char *p = text;
-	char *end;
-
-	memset(row, 0, sizeof *row);
-	row->has_error_max = 1;
-	for (int i = 0; i < REPORT_WORDS; i++) {
-		if (i > 0 && *p++ != ' ')
-			return -1;
-		if (i == HISTORY_ROW_ERROR_MAX_MS && *p == 'n') {
-			row->has_error_max = 0;
-			row->v[i] = REPORT_NONE;
-			p++;
-			continue;
-		}
-		errno = 0;
-		row->v[i] = strtoll(p, &end, 10);
-		if (end == p || errno != 0)
-			return -1;
-		p = end;
-	}
-	return *p == '\0' ? 0 : -1;
 }

@@ -93,9 +93,4 @@ void qreply_room_free(struct room_read *rr);
  * is skipped. -1 when r is not a list. */
 int qreply_series(const redisReply *r, struct room_series *s);
 
-/* A HISTORY_ROW's words (report_read.lua) into row; -1 when they are not
- * one. */
-struct report_row;
-int qreply_history_row(const char *text, struct report_row *row);
-
 #endif

@@ -22,7 +22,7 @@ optional_row(const redisReply *r, size_t i, struct report_row *row)
 		return -1;
 	if (*t == '\0')
 		return 0;
-	return qreply_history_row(t, row) == -1 ? -1 : 1;
+	return report_row_parse(t, row) == -1 ? -1 : 1;
 }
 
 static char *
@@ -97,7 +97,7 @@ read_rows(const redisReply *rows, struct report_read *rr)
 		const char *t = qreply_str(rows, i);
 
 		if (t == NULL ||
-		    qreply_history_row(t, &rr->rd.rows[rr->rd.n++]) == -1)
+		    report_row_parse(t, &rr->rd.rows[rr->rd.n++]) == -1)
 			return -1;
 	}
 	return (long long)rows->elements;

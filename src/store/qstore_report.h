@@ -9,17 +9,7 @@
 #include <stddef.h>
 
 #include "qstore.h"
-#include "script.h"
-
-/* A row's words: scripts.def's HISTORY_ROW, its buckets 16 + 16. */
-#define REPORT_BUCKETS 16
-#define REPORT_WORDS (HISTORY_ROW_BUCKETS + 2 * REPORT_BUCKETS)
-#define REPORT_NONE (-1)	/* error_max_ms's "n": no error that minute */
-
-struct report_row {
-	long long v[REPORT_WORDS];	/* by HISTORY_ROW_*; buckets after */
-	int has_error_max;
-};
+#include "report_row.h"
 
 /* A drawn queue's record (draw_show.lua's, once drawn); strings owned. */
 struct report_draw {

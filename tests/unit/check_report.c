@@ -1,6 +1,6 @@
 /*
  * check_report.c: a queue's report from its minute rows (report.c, and
- * the row's parser, qstore_reply.c's qreply_history_row): the minutes as
+ * the row's parser, report_row.c's report_row_parse): the minutes as
  * differences of rows across a minute's boundary, from a base, with the
  * live row last; the totals; the quantiles of the histograms; the CSV.
  */
@@ -26,7 +26,7 @@ row(struct report_row *r, long long t, long long joined, long long admitted,
 	for (int i = 0; i < 32; i++)
 		n += snprintf(text + n, sizeof text - (size_t)n, " %lld",
 		    i == 3 ? w3 : 0);
-	ck_assert_int_eq(qreply_history_row(text, r), 0);
+	ck_assert_int_eq(report_row_parse(text, r), 0);
 }
 
 START_TEST(test_row_parse)
@@ -40,9 +40,9 @@ START_TEST(test_row_parse)
 	ck_assert_int_eq(r.v[HISTORY_ROW_WAIT_MAX_MS], 3500);
 	ck_assert_int_eq(r.has_error_max, 0);
 	ck_assert_int_eq(r.v[HISTORY_ROW_BUCKETS + 3], 4);
-	ck_assert_int_eq(qreply_history_row("1 2 3", &r), -1);
-	ck_assert_int_eq(qreply_history_row("", &r), -1);
-	ck_assert_int_eq(qreply_history_row("1 2 3 4 5 6 7 8 9 10 11 12 13 14 "
+	ck_assert_int_eq(report_row_parse("1 2 3", &r), -1);
+	ck_assert_int_eq(report_row_parse("", &r), -1);
+	ck_assert_int_eq(report_row_parse("1 2 3 4 5 6 7 8 9 10 11 12 13 14 "
 	    "15 16 17 x", &r), -1);
 }
 END_TEST
