@@ -106,6 +106,8 @@ draw_set_add(struct draw_set *s, const char *const *tokens, size_t n)
 	unsigned int maclen;
 	size_t first = s->n;
 
+	if (n == 0)		/* nothing to sort: qsort must not see NULL */
+		return s->merging ? -1 : 0;
 	if (s->merging || grow((void **)&s->e, &s->cap, s->n + n,
 	    sizeof *s->e) == -1 || grow((void **)&s->arena, &s->room,
 	    s->used + n * TOKEN_MAX, 1) == -1 || grow((void **)&s->runs,
@@ -127,8 +129,7 @@ draw_set_add(struct draw_set *s, const char *const *tokens, size_t n)
 	}
 	sorting = s;
 	qsort(s->e + first, n, sizeof *s->e, qsort_cmp);
-	if (n > 0)
-		s->runs[s->nruns++] = (struct run){ first, s->n };
+	s->runs[s->nruns++] = (struct run){ first, s->n };
 	return 0;
 }
 
