@@ -46,15 +46,6 @@ wait_ready || bail "the daemon is ready" "$(wr_last)"
 PUBLIC=$WR_BASE
 ADMIN=http://127.0.0.1:$APORT
 
-# on BASE CMD...: run CMD with WR_BASE set to BASE.
-on() {
-	local keep=$WR_BASE
-	WR_BASE=$1
-	shift
-	"$@"
-	WR_BASE=$keep
-}
-
 # feed NAME BASE: open the feed on BASE as stream NAME.
 feed() {
 	on "$2" sse_start "$1" /v1/admin/events \

@@ -990,8 +990,15 @@ admin_ctl() {
 # on_admin CMD...: run CMD (http, admin, ...) with WR_BASE on the admin
 # port, $ADMIN (http://127.0.0.1:PORT of admin_listen), then back.
 on_admin() {
+	on "$ADMIN" "$@"
+}
+
+# on BASE CMD...: run CMD (http, admin, v1_check, ...) with WR_BASE set to
+# BASE (another instance, another port), then back.
+on() {
 	local keep=$WR_BASE
-	WR_BASE=$ADMIN
+	WR_BASE=$1
+	shift
 	"$@"
 	WR_BASE=$keep
 }

@@ -46,15 +46,6 @@ A=$WR_BASE
 start_more_waitroomd b "$WR_TMP/noshow.conf"
 B=http://127.0.0.1:$MORE_PORT
 
-# on B CMD...: run CMD (http, v1_check...) against instance B.
-on() {
-	local keep=$WR_BASE
-	WR_BASE=$1
-	shift
-	"$@"
-	WR_BASE=$keep
-}
-
 # pass_of: the pass in the last answer's body.
 pass_of() {
 	json '.pass // empty'
