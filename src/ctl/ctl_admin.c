@@ -11,37 +11,20 @@
 #include <time.h>
 
 #include <jansson.h>
-#include <openssl/sha.h>
 
 #include "admins.h"
 #include "auth.h"
 #include "ctl_audit.h"
 #include "ctl_report.h"
 #include "ctl_admin.h"
+#include "ctl_cmd.h"
+#include "ctl_draw.h"
 #include "ctl_http.h"
-#include "hex.h"
 #include "route.h"
-#include "ticket.h"
 #include "validate.h"
 
 #define CTL_DEFAULT_URL "http://127.0.0.1:8080"
 #define CTL_TIMEOUT_S 10
-
-struct admin_opts {
-	const char *cmd;
-	const char *url;
-	const char *admin_url;	/* the admin API's; NULL: url */
-	const char *token_file;
-	int json;
-	int timeout;
-	char token[AUTH_TOKEN_MAX + 1];
-	const char *ticket;	/* draw verify --ticket */
-	long limit;		/* audit --limit; 0: the server's default */
-	const char *from, *to;	/* report --from, --to; NULL: not given */
-	int csv;		/* report --csv */
-	char **args;
-	int nargs;
-};
 
 struct admin_cmd {
 	const char *name;
@@ -108,104 +91,12 @@ ctl_admin_usage(FILE *f)
 	    "5 no such queue\nor token\n", f);
 }
 
-static int usage_fail(const struct admin_opts *o, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static int
-usage_fail(const struct admin_opts *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "waitroomctl %s: ", o->cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (see waitroomctl --help)\n", stderr);
-	return CTL_EXIT_USAGE;
-}
-
-/* ---- talking to the server -------------------------------------------- */
-
-/* The exit status an error answer means, after saying what it was. */
-static int
-answer_error(const struct admin_opts *o, const struct ctl_http_reply *r)
-{
-	json_t *doc = json_loads(r->body, 0, NULL);
-	const char *code = json_string_value(json_object_get(
-	    json_object_get(doc, "error"), "code"));
-	const char *msg = json_string_value(json_object_get(
-	    json_object_get(doc, "error"), "message"));
-	int rc = CTL_EXIT_REFUSED;
-
-	if (o->json)
-		printf("%s\n", r->body);
-	if (r->status == 401)
-		rc = CTL_EXIT_UNAUTHORIZED;
-	else if (r->status == 404 && code && strcmp(code, "not_found") == 0) {
-		rc = CTL_EXIT_UNAUTHORIZED;
-		msg = "no admin API here: it is off (no admin_token_file), "
-		    "served on admin_listen (give --admin-url), or this is not "
-		    "waitroomd";
-	} else if (r->status == 404)
-		rc = CTL_EXIT_NOT_FOUND;
-	fprintf(stderr, "waitroomctl %s: %s (HTTP %d%s%s)\n", o->cmd,
-	    msg ? msg : "the server answered an error", r->status,
-	    code ? " " : "", code ? code : "");
-	json_decref(doc);
-	return rc;
-}
-
-/*
- * One request. 0 with *doc the answer's JSON (NULL for a 204), or the
- * exit status after saying what went wrong.
- */
-static int
-request(const struct admin_opts *o, const char *method, const char *path,
-    json_t *body, json_t **doc)
-{
-	struct ctl_http_reply r;
-	char err[512], *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
-	int rc;
-
-	*doc = NULL;
-	rc = ctl_http(route_is_admin(path) && o->admin_url ? o->admin_url :
-	    o->url, method, path, o->token, text, o->timeout, &r, err,
-	    sizeof err);
-	free(text);
-	while (rc == 0 && r.len > 0 && r.body[r.len - 1] == '\n')
-		r.body[--r.len] = '\0';
-	if (rc == -1) {
-		fprintf(stderr, "waitroomctl %s: %s\n", o->cmd, err);
-		return CTL_EXIT_UNREACHABLE;
-	}
-	if (r.status >= 300)
-		rc = answer_error(o, &r);
-	else if (r.status != 204 && (*doc = json_loads(r.body, 0, NULL)) ==
-	    NULL) {
-		fprintf(stderr, "waitroomctl %s: the answer is not JSON (HTTP "
-		    "%d)\n", o->cmd, r.status);
-		rc = CTL_EXIT_UNREACHABLE;
-	} else if (o->json && *doc)
-		printf("%s\n", r.body);
-	free(r.body);
-	return rc;
-}
-
 /* ---- printing ------------------------------------------------------------- */
 
 static const char *const columns[] = { "QUEUE", "STATE", "MODE", "WAITING",
     "ACTIVE", "ADMITTED/MIN", "JOINED", "ADMITTED", "EXPIRED", "LEFT",
     "ABANDONED", "REMOVED", "STREAMS" };
 #define NCOLS (sizeof columns / sizeof columns[0])
-
-/* A string of the answer, or "?" when the server left it out. */
-static const char *
-str_of(json_t *j)
-{
-	const char *s = json_string_value(j);
-
-	return s ? s : "?";
-}
 
 /* The cells of one queue's row, in the order of columns. */
 static void
@@ -566,125 +457,6 @@ cmd_report(struct admin_opts *o)
 		return report_csv(o, path);
 	if ((rc = request(o, "GET", path, NULL, &doc)) == 0 && !o->json)
 		ctl_report_print(stdout, doc);
-	json_decref(doc);
-	return rc;
-}
-
-/* ---- the draw ------------------------------------------------------------ */
-
-static void
-print_draw(json_t *d)
-{
-	static const char *const keys[] = { "state", "opens_at", "entrants",
-	    "commit", "beacon_round", "seed", "beacon", "drawn_at",
-	    "order_sha256", "draw_ms" };
-	json_t *v;
-
-	printf("draw of %s:\n", str_of(json_object_get(d, "queue")));
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		if ((v = json_object_get(d, keys[i])) == NULL)
-			continue;
-		if (json_is_integer(v))
-			printf("  %-13s %lld\n", keys[i],
-			    (long long)json_integer_value(v));
-		else
-			printf("  %-13s %s\n", keys[i], json_is_string(v) ?
-			    json_string_value(v) : "(none)");
-	}
-}
-
-/* SHA-256 of n bytes as hex. */
-static void
-sha256_hex(const char *b, size_t n, char out[TICKET_HEX + 1])
-{
-	unsigned char md[32];
-
-	SHA256((const unsigned char *)b, n, md);
-	hex_encode(md, sizeof md, out);
-}
-
-/* The order against the draw's seed, commit and hash; 0 when it holds. */
-static int
-verify_order(struct admin_opts *o, json_t *d, const struct ctl_http_reply *r)
-{
-	const char *seed = str_of(json_object_get(d, "seed"));
-	const char *beacon = str_of(json_object_get(d, "beacon"));
-	char commit[TICKET_HEX + 1], sum[TICKET_HEX + 1], t[TICKET_LEN + 1];
-	const char *ticket = NULL;
-	unsigned char key[32];
-	long n, place;
-
-	if (ticket_commit(seed, commit) == -1 ||
-	    strcmp(commit, str_of(json_object_get(d, "commit"))) != 0) {
-		printf("FAILED: SHA-256(seed) is not the commitment\n");
-		return CTL_EXIT_REFUSED;
-	}
-	sha256_hex(r->body, r->len, sum);
-	if (strcmp(sum, str_of(json_object_get(d, "order_sha256"))) != 0) {
-		printf("FAILED: SHA-256 of the order is not order_sha256\n");
-		return CTL_EXIT_REFUSED;
-	}
-	if (o->ticket && strlen(o->ticket) == 36)
-		ticket_of(o->ticket, t), ticket = t;	/* a token */
-	else if (o->ticket)
-		ticket = o->ticket;
-	if (ticket_draw_key(seed, beacon, key) == -1 ||
-	    (n = ticket_check_order(key, r->body, r->len, ticket, &place)) !=
-	    json_integer_value(json_object_get(d, "entrants"))) {
-		printf("FAILED: the order is not the tickets sorted by "
-		    "HMAC(K, ticket), or not all of them\n");
-		return CTL_EXIT_REFUSED;
-	}
-	printf("draw of %s verified: SHA-256(seed) is the commitment %s, and "
-	    "the %ld tickets are in HMAC order\n", o->args[1], commit, n);
-	if (ticket && place > 0)
-		printf("ticket %s: place %ld of %ld\n", ticket, place, n);
-	else if (ticket) {
-		printf("ticket %s is not in the draw\n", ticket);
-		return CTL_EXIT_NOT_FOUND;
-	}
-	return 0;
-}
-
-static int
-cmd_draw(struct admin_opts *o)
-{
-	int verify = o->nargs == 2 && strcmp(o->args[0], "verify") == 0;
-	const char *q = o->args[verify ? 1 : 0];
-	struct ctl_http_reply r = { 0, NULL, 0 };
-	char path[160], err[512];
-	json_t *doc = NULL;
-	int rc;
-
-	if (o->nargs == 2 && !verify)
-		return usage_fail(o, "usage: waitroomctl draw [verify] QUEUE");
-	if (!valid_queue_id(q))
-		return usage_fail(o, "'%.64s' is not a queue name", q);
-	snprintf(path, sizeof path, "/v1/queues/%s/draw", q);
-	if ((rc = request(o, "GET", path, NULL, &doc)) != 0)
-		goto done;
-	if (!verify) {
-		if (!o->json)
-			print_draw(doc);
-		goto done;
-	}
-	if (strcmp(str_of(json_object_get(doc, "state")), "drawn") != 0) {
-		fprintf(stderr, "waitroomctl draw: the draw of %s is not done "
-		    "(state %s)\n", q, str_of(json_object_get(doc, "state")));
-		rc = CTL_EXIT_REFUSED;
-		goto done;
-	}
-	snprintf(path, sizeof path, "/v1/queues/%s/draw/order", q);
-	if (ctl_http(o->url, "GET", path, NULL, NULL, o->timeout, &r, err,
-	    sizeof err) == -1 || r.status != 200) {
-		fprintf(stderr, "waitroomctl draw: the order: %s\n",
-		    r.body ? "the server refused it" : err);
-		rc = CTL_EXIT_UNREACHABLE;
-		goto done;
-	}
-	rc = verify_order(o, doc, &r);
-done:
-	free(r.body);
 	json_decref(doc);
 	return rc;
 }

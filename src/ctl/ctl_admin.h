@@ -12,11 +12,7 @@
 
 #include <stdio.h>
 
-enum {
-	CTL_EXIT_OK = 0, CTL_EXIT_REFUSED = 1, CTL_EXIT_USAGE = 2,
-	CTL_EXIT_UNREACHABLE = 3, CTL_EXIT_UNAUTHORIZED = 4,
-	CTL_EXIT_NOT_FOUND = 5
-};
+#include "ctl_cmd.h"		/* CTL_EXIT_* */
 
 /* argv[0] is the command's name. */
 int ctl_admin(int argc, char **argv);
