@@ -57,6 +57,8 @@ keys_queue(struct queue_keys *k, const char *prefix, const char *queue)
 	    keys_one(k->stats, prefix, queue, "stats") |
 	    keys_one(k->tick, prefix, queue, "tick") |
 	    keys_one(k->unchecked, prefix, queue, "unchecked") |
+	    keys_one(k->line, prefix, queue, "line") |
+	    keys_one(k->places, prefix, queue, "places") |
 	    keys_one(k->events, prefix, queue, "events");
 }
 

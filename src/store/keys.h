@@ -21,6 +21,8 @@ struct queue_keys {
 	char stats[KEYS_MAX];
 	char tick[KEYS_MAX];
 	char unchecked[KEYS_MAX];
+	char line[KEYS_MAX];
+	char places[KEYS_MAX];
 	char events[KEYS_MAX];
 };
 

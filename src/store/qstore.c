@@ -278,14 +278,14 @@ qstore_summary(struct qstore *qs, const char *queue, qs_standing_cb *cb,
 static void
 read_ranks(struct qcall *c, enum result r, const redisReply *rp)
 {
-	long long values[QSTORE_RANKS_MAX];
-	struct qs_ranks rk = { .kinds = "", .values = values };
+	long long values[QSTORE_RANKS_MAX], lines[QSTORE_RANKS_MAX];
+	struct qs_ranks rk = { .kinds = "", .values = values, .lines = lines };
 
 	memset(&rk.s, 0, sizeof rk.s);
 	if (r == RESULT_OK && qreply_first(rp) == RESULT_NO_QUEUE)
 		r = RESULT_NO_QUEUE;
 	else if (r == RESULT_OK && qreply_ranks(rp, c->n, &rk.s, &rk.kinds,
-	    values) == -1)
+	    values, lines) == -1)
 		r = qcall_misshaped(c);
 	((qs_ranks_cb *)c->cb)(r, &rk, c->arg);
 }

@@ -96,6 +96,8 @@ struct qs_ranks {
 	struct standing s;	/* the queue's part */
 	const char *kinds;	/* per token: 'w' waiting, 'a' active, 'g' gone */
 	const long long *values;	/* 0-based rank, expiry ms, or 0 */
+	const long long *lines;	/* its number in the line (line_view.h): the
+				 * ticket, minus the drawn place, or 0 */
 };
 #define QSTORE_RANKS_MAX 1000
 typedef void qs_ranks_cb(enum result r, const struct qs_ranks *rk, void *arg);

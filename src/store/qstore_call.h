@@ -55,7 +55,7 @@ struct qcall *qcall_new_extra(struct qstore *qs, qcall_read *read, void *cb,
     void *arg, const char *script, const char *queue, size_t extra);
 
 /*
- * A call of script id with queue's eight keys in its slots from first on
+ * A call of script id with queue's ten keys in its slots from first on
  * (the events channel's name into k, when k is not NULL); NULL when out
  * of memory.
  */

@@ -1,7 +1,7 @@
 /*
  * qstore_draw.c: the queue store's calls of a scheduled queue's draw, and
  * the reading of their replies (scripts.def's DRAW_* shapes); see
- * qstore_draw.h. KEYS are lib.lua's eight queue keys, then the draw's
+ * qstore_draw.h. KEYS are lib.lua's ten queue keys, then the draw's
  * (keys.c: keys_draw).
  */
 #include <stdlib.h>

@@ -261,23 +261,33 @@ qreply_join_entry(const redisReply *r, const char *token, long long *line,
 	return 0;
 }
 
+/* The n integers of array a into out. */
+static int
+int_array(const redisReply *a, size_t n, long long *out)
+{
+	if (a->type != REDIS_REPLY_ARRAY || a->elements != n)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (a->element[i]->type != REDIS_REPLY_INTEGER)
+			return -1;
+		out[i] = a->element[i]->integer;
+	}
+	return 0;
+}
+
 int
 qreply_ranks(const redisReply *r, size_t n, struct standing *s,
-    const char **kinds, long long *values)
+    const char **kinds, long long *values, long long *lines)
 {
-	const redisReply *k, *v;
+	const redisReply *k;
 	enum result res;
 
 	if (qreply_standing(r, &res, s) == -1 || r->elements != RANKS_FIELDS ||
 	    (k = r->element[RANKS_KINDS])->type != REDIS_REPLY_STRING ||
-	    (v = r->element[RANKS_VALUES])->type != REDIS_REPLY_ARRAY ||
-	    k->len != n || v->elements != n)
+	    k->len != n ||
+	    int_array(r->element[RANKS_VALUES], n, values) == -1 ||
+	    int_array(r->element[RANKS_LINES], n, lines) == -1)
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (v->element[i]->type != REDIS_REPLY_INTEGER)
-			return -1;
-		values[i] = v->element[i]->integer;
-	}
 	*kinds = k->str;
 	return 0;
 }

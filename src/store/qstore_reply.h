@@ -50,9 +50,10 @@ int qreply_join_head(const redisReply *r, struct standing *s,
 int qreply_join_entry(const redisReply *r, const char *token,
     long long *line, enum result *res, struct standing *s);
 
-/* ranks.lua: s, and the kinds ('w', 'a', 'g') and values of n tokens. */
+/* ranks.lua: s, and the kinds ('w', 'p', 'a', 'g'), values and lines of n
+ * tokens. */
 int qreply_ranks(const redisReply *r, size_t n, struct standing *s,
-    const char **kinds, long long *values);
+    const char **kinds, long long *values, long long *lines);
 
 int qreply_tick(const redisReply *r, struct tick_figures *t);
 

@@ -14,7 +14,7 @@
 
 #define ROOM_QUEUES_MAX 4096	/* queues in one call */
 
-/* The keys of names' queues into sc's runs: queues (their eight), series,
+/* The keys of names' queues into sc's runs: queues (their ten), series,
  * joins, waits and history (keys.c's room_keys), and their names, each -1
  * when sc takes none. -1 when a name is not a queue's. */
 struct room_runs {

@@ -50,7 +50,7 @@ struct script_slot {
 	int run;		/* 1: any number of values, 0: one */
 	int count;		/* a run's: the slot counting it; -1: the rest */
 	int width;		/* a run's: values per one counted */
-	int queues;		/* a run of queue keys, eight a queue */
+	int queues;		/* a run of queue keys, ten a queue */
 };
 
 struct script_info {
@@ -72,7 +72,7 @@ const struct script_shape *script_shape(enum script_shape_id id);
 
 /* The order of the queue keys, as names ("config" ...). */
 extern const char *const script_queue_keys[];
-#define SCRIPT_QUEUE_KEYS 8
+#define SCRIPT_QUEUE_KEYS 10
 
 /*
  * Is the table well formed (keys before arguments, a run after the one
@@ -100,8 +100,8 @@ void script_set(struct script_call *c, int slot, const char *value);
 void script_set_num(struct script_call *c, int slot, long long v);
 void script_add(struct script_call *c, int slot, const char *value);
 void script_add_num(struct script_call *c, int slot, long long v);
-/* The queue's eight keys into the slots from first on (QUEUE_KEYS'
- * order), or eight more of the QUEUES run first. */
+/* The queue's ten keys into the slots from first on (QUEUE_KEYS'
+ * order), or ten more of the QUEUES run first. */
 void script_set_queue(struct script_call *c, int first,
     const struct queue_keys *k);
 void script_add_queue(struct script_call *c, int run,

@@ -112,7 +112,7 @@ missing_keys(FILE *f, const struct script_info *s)
 			fprintf(f, "local K_%s\n", script_queue_keys[i]);
 }
 
-/* A run of queue keys: one table of the eight per queue. */
+/* A run of queue keys: one table of the ten per queue. */
 static void
 queue_run(FILE *f, const struct script_slot *p)
 {

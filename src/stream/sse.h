@@ -24,11 +24,16 @@ struct stream {
 	struct ipslot *ip;		/* the client address's count */
 	uint32_t id;			/* id of the last event sent */
 	uint32_t last_write;		/* monotonic seconds */
+	uint32_t marked;		/* monotonic s of its last seen mark */
+	int64_t line;			/* its number in the line (a ticket;
+					 * minus a drawn place); 0: not known
+					 * (line_cache.h) */
 	uint16_t queue;			/* the queue index of streams.c */
 	uint16_t slot;			/* schedule slot */
 	uint8_t inflight;		/* a status batch holds it */
 	uint8_t stalls;			/* pushes skipped for unsent output */
 	uint8_t closed;
+	uint8_t pre;			/* it awaits the draw */
 	unsigned char token[16];
 };
 

@@ -28,6 +28,7 @@
 #include "http_reply.h"
 #include "ipcount.h"
 #include "keys.h"
+#include "line_cache.h"
 #include "log.h"
 #include "metrics.h"
 #include "pass.h"
@@ -47,6 +48,7 @@ struct bqueue {
 	long long waiting;
 	size_t streams;		/* open streams of this queue */
 	unsigned long notice_serial;	/* the notice its streams were sent */
+	struct line_cache *line;	/* its line as read for them */
 };
 
 struct streams {
@@ -90,6 +92,8 @@ bq_find(struct streams *b, const char *name, size_t len)
 	q = &b->queues[b->nqueues];
 	memset(q, 0, sizeof *q);
 	memcpy(q->name, name, len);
+	if ((q->line = line_cache_new()) == NULL)
+		return -1;
 	return (int)b->nqueues++;
 }
 
@@ -279,6 +283,8 @@ batch_apply(struct batch *bt, const struct qs_ranks *rk)
 
 		if (st->closed)
 			continue;
+		line_cache_learn(b->queues[bt->queue].line, st, rk->kinds[i],
+		    rk->lines[i]);
 		if (rk->kinds[i] == 'w' || rk->kinds[i] == 'p')
 			stream_status(b, st, &rk->s, rk->kinds[i], v, 0);
 		else if (rk->kinds[i] == 'a')
@@ -344,8 +350,24 @@ batch_for(struct streams *b, struct batch **open, size_t nopen,
 	return NULL;
 }
 
+/* A status for st from its queue's line as last read, if that can say
+ * where it stands (1); else 0: Redis is asked in a batch. */
+static int
+stream_from_view(struct streams *b, struct stream *st)
+{
+	const struct standing *s;
+	long long v;
+	char kind = line_cache_rank(b->queues[st->queue].line, st,
+	    b->app->conf->push_interval * 1000, &v, &s);
+
+	if (kind == 0)
+		return 0;
+	stream_status(b, st, s, kind, v, 0);
+	return 1;
+}
+
 /* Group the slot's streams (of queue only, unless -1) into one batch
- * per queue and send them. */
+ * per queue and send them; those the line as read can place need none. */
 static void
 streams_visit(struct streams *b, int s, int only)
 {
@@ -357,7 +379,8 @@ streams_visit(struct streams *b, int s, int only)
 		struct batch *bt;
 
 		next = st->next;
-		if (st->inflight || (only >= 0 && st->queue != only))
+		if (st->inflight || (only >= 0 && st->queue != only) ||
+		    stream_from_view(b, st))
 			continue;
 		if ((bt = batch_for(b, open, nopen, st->queue)) == NULL) {
 			if (nopen == 16) {	/* many queues: flush them */
@@ -433,6 +456,10 @@ streams_tick(evutil_socket_t fd, short what, void *arg)
 	int s = wheel_turn(&b->wheel);
 
 	streams_notices(b);
+	for (size_t q = 0; q < b->nqueues; q++)
+		if (b->queues[q].streams > 0 && store_is_ready(b->app->store))
+			line_cache_refresh(b->queues[q].line, b->app->qstore,
+			    b->queues[q].name);
 	if (b->wheel.slots[s] == NULL)
 		return;
 	if (!store_is_ready(b->app->store)) {
@@ -454,6 +481,7 @@ streams_tick(evutil_socket_t fd, short what, void *arg)
 static void
 streams_dropped(struct streams *b, int q)
 {
+	line_cache_forget(b->queues[q].line);
 	for (size_t i = 0; i < b->streams.size; i++) {
 		struct stream *st, *next;
 
@@ -469,6 +497,7 @@ streams_dropped(struct streams *b, int q)
 static void
 streams_drawn(struct streams *b, int q)
 {
+	line_cache_forget(b->queues[q].line);	/* every place moved */
 	if (!store_is_ready(b->app->store))
 		return;
 	for (int s = 0; s < b->wheel.nslots; s++)
@@ -725,6 +754,8 @@ streams_free(struct streams *b)
 	ipcount_free(b->ips);
 	stream_table_free(&b->streams);
 	wheel_free(&b->wheel);
+	for (size_t q = 0; q < b->nqueues; q++)
+		line_cache_free(b->queues[q].line);
 	free(b->queues);
 	if (the_streams == b)
 		the_streams = NULL;

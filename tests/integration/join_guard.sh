@@ -39,7 +39,7 @@ run() {
 	local q=$1 users=$2 guards=$3 keys=() args=() nums=() u g
 	local js=() kinds=() limits=() exps=()
 	shift 3
-	for k in config seq waiting active seen stats tick unchecked; do
+	for k in config seq waiting active seen stats tick unchecked line places; do
 		keys+=("wr:{$q}:$k")
 	done
 	for u in $users; do

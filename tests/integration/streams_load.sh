@@ -545,7 +545,7 @@ sha=$(rcli script load "$(cat "$LUA/tick.lua")")
 [[ $sha =~ ^[0-9a-f]{40}$ ]] || bail "load the daemon's tick.lua into Redis" "got: $sha"
 
 # The tick's keys, by name, in the order of its contract (scripts.def):
-# the queue's eight (QUEUE_KEYS), then its own KEY lines. A hand-written
+# the queue's ten (QUEUE_KEYS), then its own KEY lines. A hand-written
 # list went stale when the tick got keys of its own.
 TICK_KEYS=$(awk '/^SCRIPT\(TICK,/ { f = 1 }
 	f && /^QUEUE_KEYS/ { printf "config seq waiting active seen stats tick unchecked" }

@@ -309,26 +309,33 @@ START_TEST(test_ranks)
 {
 	struct standing s;
 	const char *kinds;
-	long long v[3];
+	long long v[3], l[3];
 
 	reset();
-	ck_assert_int_eq(qreply_ranks(arr(21, FACTS_OF_BATCH, str("wag"),
-	    arr(3, num(4), num(1795460399000), num(0))), 3, &s, &kinds, v), 0);
+	ck_assert_int_eq(qreply_ranks(arr(22, FACTS_OF_BATCH, str("wag"),
+	    arr(3, num(4), num(1795460399000), num(0)),
+	    arr(3, num(-7), num(0), num(0))), 3, &s, &kinds, v, l), 0);
 	ck_assert_int_eq(s.waiting, 9);
 	ck_assert_int_eq(s.q.batch, 10);
 	ck_assert_int_eq(kinds[0], 'w');
 	ck_assert_int_eq(kinds[2], 'g');
 	ck_assert_int_eq(v[0], 4);
 	ck_assert_int_eq(v[1], 1795460399000LL);
+	ck_assert_int_eq(l[0], -7);
 	reset();		/* one token fewer than sent */
-	ck_assert_int_eq(qreply_ranks(arr(21, FACTS_OF_BATCH, str("wa"),
-	    arr(2, num(4), num(1))), 3, &s, &kinds, v), -1);
+	ck_assert_int_eq(qreply_ranks(arr(22, FACTS_OF_BATCH, str("wa"),
+	    arr(2, num(4), num(1)), arr(2, num(1), num(0))), 3, &s, &kinds,
+	    v, l), -1);
 	reset();		/* a field more than lib.lua's */
-	ck_assert_int_eq(qreply_ranks(arr(22, FACTS_OF_BATCH, str("x"),
-	    str("w"), arr(1, num(4))), 1, &s, &kinds, v), -1);
+	ck_assert_int_eq(qreply_ranks(arr(23, FACTS_OF_BATCH, str("x"),
+	    str("w"), arr(1, num(4)), arr(1, num(4))), 1, &s, &kinds, v, l),
+	    -1);
 	reset();
+	ck_assert_int_eq(qreply_ranks(arr(22, FACTS_OF_BATCH, str("w"),
+	    arr(1, str("4")), arr(1, num(4))), 1, &s, &kinds, v, l), -1);
+	reset();		/* no lines */
 	ck_assert_int_eq(qreply_ranks(arr(21, FACTS_OF_BATCH, str("w"),
-	    arr(1, str("4"))), 1, &s, &kinds, v), -1);
+	    arr(1, num(4))), 1, &s, &kinds, v, l), -1);
 }
 END_TEST
 

@@ -96,7 +96,7 @@ header_read(const char *text, struct header *h)
 		p = line_of(p, line, sizeof line);
 		if (strncmp(line, "-- KEYS:", 8) == 0) {
 			section = 'k';
-			if (strstr(line, "queue's eight") != NULL)
+			if (strstr(line, "queue's ten") != NULL)
 				for (int i = 0; i < SCRIPT_QUEUE_KEYS; i++)
 					snprintf(h->key[h->nkeys++],
 					    NAME_MAX_LEN, "%s",
@@ -568,7 +568,7 @@ START_TEST(test_names_written_in)
 	    "XK_seq 'A_nusers' -- K_seq\nKEYS[2]");
 	free(w);
 	w = written(LUA_LEAVE, "K_revoked, A_leeway_ms..A_token");
-	ck_assert_str_eq(w, "KEYS[9], ARGV[3]..ARGV[1]");
+	ck_assert_str_eq(w, "KEYS[11], ARGV[3]..ARGV[1]");
 	free(w);
 	w = written(LUA_TICK, "(DEFAULT_waiting_ttl or x)");
 	ck_assert_str_eq(w, "('120' or x)");

@@ -6,7 +6,7 @@
 -- the same name issues later ones). It lives until the last session's
 -- pass expires plus the leeway checkers allow, and never shortens the
 -- life of an earlier drop's. The streams hear event_dropped().
--- KEYS: the queue's eight (lib.lua), then
+-- KEYS: the queue's ten (lib.lua), then
 --   registry     the registry of queues
 --   dropped      the queue's dropped key (keys.c)
 --   draw         the draw's hash, then its other keys (a queue made again
@@ -36,8 +36,8 @@ local ttl = math.max((tonumber(last[2]) or now) - now, 0) +
 ttl = math.max(ttl, redis.call('PTTL', K_dropped), 1)
 redis.call('SET', K_dropped, ms_text(now), 'PX', ms_text(ttl))
 redis.call('UNLINK', K_config, K_seq, K_waiting, K_active, K_seen, K_stats,
-  K_tick, K_unchecked, K_draw, K_sorted, K_order, K_lock, K_series, K_joins,
-  K_waits, K_history)
+  K_tick, K_unchecked, K_line, K_places, K_draw, K_sorted, K_order, K_lock,
+  K_series, K_joins, K_waits, K_history)
 redis.call('SREM', K_registry, A_queue)
 redis.call('PUBLISH', A_channel, event_dropped())
 trail_add(K_trail, A_admin, A_queue, 'drop',

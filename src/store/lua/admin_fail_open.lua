@@ -5,7 +5,7 @@
 -- the end, keeps the mode to return to. seconds = 0 ends it now (DELETE).
 -- A scheduled queue admits nobody before its draw is done: no fail-open.
 -- The mode change moves the hash's 'ver' (lib.lua's conf_version).
--- KEYS: the queue's eight (lib.lua), then
+-- KEYS: the queue's ten (lib.lua), then
 --   trail        the trail (lib.lua's trail_add)
 -- ARGV:
 --   seconds      how long from now (Redis time), or 0 to end it

@@ -3,7 +3,7 @@
 -- Removed as leave.lua removes one (lib.lua's remove_token): an ended
 -- session's pass is revoked, and in a capacity queue it counts in the
 -- mean session and its slot goes to the next waiter at once.
--- KEYS: the queue's eight (lib.lua), then
+-- KEYS: the queue's ten (lib.lua), then
 --   revoked      the token's revoked key (keys.c)
 --   joins        the join marks (tick.lua), for a freed slot's admission
 --   trail        the trail (lib.lua's trail_add)

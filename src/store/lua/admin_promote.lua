@@ -1,7 +1,7 @@
 -- admin_promote.lua: admit the next n waiters now, in FIFO order, whatever
 -- the queue's mode, state or free slots (an operator's override), but
 -- never before a scheduled opening's draw, which decides who is first.
--- KEYS: the queue's eight (lib.lua), then
+-- KEYS: the queue's ten (lib.lua), then
 --   joins        the join marks (tick.lua): the admitted's times in line
 --   trail        the trail (lib.lua's trail_add)
 -- ARGV:

@@ -1,7 +1,7 @@
 -- admin_show.lua: the configuration and live figures of one or more
 -- queues, for the admin API and /metrics.
 -- KEYS:
---   queues...    the queue's eight keys (lib.lua), of one queue after
+--   queues...    the queue's ten keys (lib.lua), of one queue after
 --                another: K_queues[i].config...
 -- ARGV: none
 -- Reply: one entry per queue, in order: {} when there is no such queue,

@@ -1,7 +1,7 @@
 -- draw_beacon.lua: the value of the announced beacon_round (POST
 -- /v1/admin/queues/{q}/draw), taken once, after the opening and before
 -- the draw; the same value again is harmless.
--- KEYS: the queue's eight (lib.lua), then
+-- KEYS: the queue's ten (lib.lua), then
 --   draw         the draw's hash
 --   trail        the trail (lib.lua's trail_add)
 -- ARGV:

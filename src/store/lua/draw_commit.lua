@@ -2,7 +2,7 @@
 -- once. The scripts that write a schedule (admin_put.lua, config_init.lua)
 -- write them in the same run; this is the tick's fallback for a schedule
 -- that has none (a hash written by hand, or by an older version).
--- KEYS: the queue's eight (lib.lua), then
+-- KEYS: the queue's ten (lib.lua), then
 --   draw         the draw's hash
 -- ARGV:
 --   seed         a fresh seed (hex)

@@ -2,7 +2,7 @@
 -- shows it: 'committed' before the opening, 'drawing' from then until
 -- the order is whole (while a beacon_round awaits its beacon too), then
 -- 'drawn' with the seed. The seed is never read out before.
--- KEYS: the queue's eight (lib.lua), then
+-- KEYS: the queue's ten (lib.lua), then
 --   draw         the draw's hash
 -- ARGV: none
 -- Reply: { 'ok', state, commit, opens_at, entrants, beacon_round, seed,

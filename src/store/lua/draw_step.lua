@@ -11,7 +11,7 @@
 -- Phases (the hash's 'phase'): walk (placing), sum (the daemon reads
 -- K_order piece by piece and hashes it), then 'drawn'. A 'hash' phase of
 -- an older version is a walk: its places are a prefix of the order too.
--- KEYS: the queue's eight (lib.lua), then
+-- KEYS: the queue's ten (lib.lua), then
 --   draw         the draw's hash
 --   sorted       an older version's sorted set, dropped on sight
 --   order        the order (a list of pieces, each the tickets of one

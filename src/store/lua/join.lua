@@ -1,6 +1,6 @@
 -- join.lua: a batch of joins, in the order they came. Each gets a new
 -- place at the end of the line, or the place its user already holds.
--- KEYS: the queue's eight (lib.lua), then
+-- KEYS: the queue's ten (lib.lua), then
 --   users...          the user keys of the joins that gave a user, in the
 --                     order of those joins
 --   uses...           the use keys of the joins that carry one (keys.c's
@@ -303,8 +303,26 @@ for i = 1, n do
     end
   end
 end
+-- The tickets the batch took and did not place (a join refused, or
+-- admitted at once, after the first one that took a place) leave the
+-- line's numbering (lib.lua's line_gone).
+local function unplaced()
+  local taken, gone = {}, {}
+  for k = 1, np, 2 do
+    taken[places[k]] = true
+  end
+  for i = 1, n do
+    if not taken[seq + i] then
+      gone[#gone + 1] = seq + i
+    end
+  end
+  line_gone(gone, 1, 1)
+end
 if np > 0 then
   redis.call('ZADD', K_waiting, unpack(places))
+  if np < n * 2 then
+    unplaced()
+  end
   if pre then
     redis.call('ZADD', K_seen, unpack(seen))
   else

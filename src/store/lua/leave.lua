@@ -5,7 +5,7 @@
 -- the line). An ended session's entry pass is revoked: K_revoked lives
 -- until the pass expires plus the leeway checkers allow (GET /v1/check
 -- reads it).
--- KEYS: the queue's eight (lib.lua), then
+-- KEYS: the queue's ten (lib.lua), then
 --   revoked      the token's revoked key (keys.c)
 --   joins        the join marks (tick.lua), for a freed slot's admission
 -- ARGV:

@@ -5,9 +5,9 @@
 -- (DEFAULT_active_ttl; mode_cap): the build writes in their places and
 -- values (script_lua.c), so no default is written down here.
 --
--- Every queue script's KEYS start with the queue's eight, built by
+-- Every queue script's KEYS start with the queue's ten, built by
 -- keys.c: K_config K_seq K_waiting K_active K_seen K_stats K_tick
--- K_unchecked.
+-- K_unchecked K_line K_places.
 -- Time is Redis TIME, so every instance shares one clock.
 
 local function now_ms()
@@ -84,6 +84,47 @@ local PRE = -1125899906842624	-- -2^50
 local PRE_TOP = -562949953421312	-- -2^49
 local PRE_ABOVE = '(-1125899906842624'
 local PRE_BELOW = '(-562949953421312'
+
+-- The line's two bitmaps of places that left it (doc/design.md, "Live
+-- positions"), so that an instance can rank its own streams itself
+-- (line.lua): each part of the line (drawn places, pre-queue tickets,
+-- tickets) holds every number from its lowest member's to its highest's
+-- but those whose bit is set, in K_places (by drawn place) or K_line (by
+-- ticket). Who leaves from the middle sets its bit in the same run (a
+-- leave, a kick, the abandoned); who leaves from the front (an admission)
+-- needs none, nor a join, but for a ticket a batch took and did not place.
+-- Sets the bits of the scores at scores[from], scores[from + step]...,
+-- one BITFIELD a thousand; a score that is no number (ZMSCORE's nil: no
+-- such member) is passed over, and a ticket past 2^32 - 1 has no bit
+-- (line.lua then finds its part's count wrong, and ranks.lua ranks it).
+local function line_gone(scores, from, step)
+  local args = { [K_line] = {}, [K_places] = {} }
+  local function flush(key)
+    if #args[key] > 0 then
+      redis.call('BITFIELD', key, unpack(args[key]))
+    end
+    args[key] = {}
+  end
+  for i = from, #scores, step do
+    local s = tonumber(scores[i]) or -1
+    local key, at = K_line, s
+    if s < PRE then
+      key, at = K_places, s - DRAWN
+    elseif s < PRE_TOP then
+      at = s - PRE
+    end
+    local a = args[key]
+    if at >= 0 and at <= 4294967295 then
+      a[#a + 1], a[#a + 2], a[#a + 3], a[#a + 4] = 'SET', 'u1',
+        string.format('%d', at), 1
+      if #a >= 4000 then
+        flush(key)
+      end
+    end
+  end
+  flush(K_line)
+  flush(K_places)
+end
 
 -- Pre-queue entrants not yet drawn.
 local function undrawn()
@@ -554,8 +595,11 @@ end
 -- or a scheduled opening's draw holds the line. Returns 'waiting' or
 -- 'active', or nil when the token is in neither.
 local function remove_token(c, keys, token, channel, leeway)
-  if redis.call('ZREM', keys.waiting, token) == 1 then
+  local score = redis.call('ZSCORE', keys.waiting, token)
+  if score then
+    redis.call('ZREM', keys.waiting, token)
     redis.call('ZREM', keys.seen, token)
+    line_gone({ score }, 1, 1)
     return 'waiting'
   end
   local expiry = tonumber(redis.call('ZSCORE', keys.active, token))
@@ -629,8 +673,8 @@ end
 -- keys q (K_queues[i]), as the helpers here read them.
 local function use_queue(q)
   K_config, K_seq, K_waiting, K_active, K_seen, K_stats, K_tick,
-    K_unchecked = q.config, q.seq, q.waiting, q.active, q.seen, q.stats,
-    q.tick, q.unchecked
+    K_unchecked, K_line, K_places = q.config, q.seq, q.waiting, q.active,
+    q.seen, q.stats, q.tick, q.unchecked, q.line, q.places
 end
 
 -- The trail (<prefix>:trail): every admin write, newest first, one JSON

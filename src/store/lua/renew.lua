@@ -1,7 +1,7 @@
 -- renew.lua: a visitor used their pass (GET /v1/check): in a queue with
 -- renew = yes their session's end slides to active_ttl from now (lib.lua's
 -- renew(), at most once every few seconds).
--- KEYS: the queue's eight (lib.lua)
+-- KEYS: the queue's ten (lib.lua)
 -- ARGV:
 --   token
 -- Reply: { result, expiry_ms }: { 'renewed', expiry_ms } (a renewing

@@ -3,7 +3,7 @@
 -- wrote from one minute to another, the row before them (the baseline
 -- the first minute's figures are counted from), the minute in progress as
 -- a live row, and the draw's record. Writes nothing.
--- KEYS: the queue's eight (lib.lua), then
+-- KEYS: the queue's ten (lib.lua), then
 --   history      the queue's minute rows (sorted set: minute -> row)
 --   series       its samples (room_report.lua), for the live row's peaks
 --   draw         the draw's hash

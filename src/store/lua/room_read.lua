@@ -7,7 +7,7 @@
 --   room         the reports (hash: id -> JSON)
 --   room_seen    when each id last reported (sorted set: id -> ms)
 --   waits...     each queue's times in line (list, tick.lua)
---   queues...    each queue's eight keys (lib.lua), in the same order
+--   queues...    each queue's ten keys (lib.lua), in the same order
 -- ARGV:
 --   nq           how many queues
 -- Reply: { now_ms, instances, redis, queues }: instances { { id, report,

@@ -19,7 +19,7 @@
 --   series...    each queue's samples (sorted set: second -> JSON)
 --   joins...     each queue's join marks (sorted set: ms -> ticket)
 --   history...   each queue's minute rows (sorted set: minute -> row)
---   queues...    each queue's eight keys (lib.lua), in the same order
+--   queues...    each queue's ten keys (lib.lua), in the same order
 -- ARGV:
 --   nq           how many queues
 --   id           the process's id, host:pid

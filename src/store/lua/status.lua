@@ -1,6 +1,6 @@
 -- status.lua: where a token stands; marks a waiting token as seen, and
 -- renews an active one's session in a queue with renew = yes.
--- KEYS: the queue's eight (lib.lua)
+-- KEYS: the queue's ten (lib.lua)
 -- ARGV:
 --   token
 -- Reply: facts() with result 'ok' ({ result, token, status, n, waiting,

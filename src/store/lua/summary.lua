@@ -1,5 +1,5 @@
 -- summary.lua: the public figures of a queue.
--- KEYS: the queue's eight (lib.lua)
+-- KEYS: the queue's ten (lib.lua)
 -- ARGV: none
 -- Reply: facts() ({ result, token, status, n, waiting, now_ms,
 -- last_tick_ms, rate, mode, state, batch, interval, max_active,

@@ -31,7 +31,7 @@
 -- the same run. A rate queue with noshow_refill = yes owes them back:
 -- the stats hash's 'refill', which lib.lua's room() adds to the next
 -- batches, at most doubling one.
--- KEYS: the queue's eight (lib.lua), then
+-- KEYS: the queue's ten (lib.lua), then
 --   full         when Redis was last seen full (ms)
 --   draw         the draw's hash
 --   joins        the join marks (sorted set: ms -> ticket reached)
@@ -246,6 +246,7 @@ if now - was_full >= ttl then
     now - ttl, 'LIMIT', 0, cap), cap)
 end
 if #quiet > 0 then
+  line_gone(redis.call('ZMSCORE', K_waiting, unpack(quiet)), 1, 1)
   redis.call('ZREM', K_waiting, unpack(quiet))
   redis.call('ZREM', K_seen, unpack(quiet))
   redis.call('HINCRBY', K_stats, 'abandoned', #quiet)

@@ -1,0 +1,53 @@
+/*
+ * line_cache.h: a queue's line as this process's streams of it see it
+ * (line_view.h), read again once a second with one line.lua call that
+ * also carries the seen marks due, so Redis's work per push interval is
+ * per process and queue, not per stream (doc/design.md, "Live
+ * positions"). A stream the view cannot place is asked of Redis one by
+ * one as before (ranks.lua), which tells its number in the line.
+ */
+#ifndef WR_LINE_CACHE_H
+#define WR_LINE_CACHE_H
+
+#include "line_view.h"
+#include "sse.h"
+
+#define LINE_CACHE_EVERY_MS 1000	/* how often the line is read */
+
+struct line_cache {
+	struct line_view view;
+	int inflight;		/* a read is out */
+	int orphan;		/* freed while a read was out */
+	int discard;		/* the read out is outdated (a draw) */
+	long long max_line, max_place;	/* the furthest of its streams */
+	long long asked_line, asked_place;	/* what the read out asks */
+	long long tried_ms;	/* when the last read was sent */
+	unsigned char (*marks)[16];	/* tokens to mark seen next read */
+	size_t nmarks;
+};
+
+struct line_cache *line_cache_new(void);
+/* Free lc, or leave that to the read out, if any. */
+void line_cache_free(struct line_cache *lc);
+
+/*
+ * Where stream st stands by the view, if it is fresh enough for a
+ * push_interval of push_ms: 'w' or 'p' and *value as line_view_rank
+ * says (and st's seen mark, when due, goes with the next read), or 0:
+ * ask Redis. *s: the facts to tell it with.
+ */
+char line_cache_rank(struct line_cache *lc, struct stream *st,
+    long push_ms, long long *value, const struct standing **s);
+
+/* What ranks.lua said of st: its kind, and its number in the line. */
+void line_cache_learn(struct line_cache *lc, struct stream *st, char kind,
+    long long line);
+
+/* The line changed under the view (a draw, a drop): stop using it. */
+void line_cache_forget(struct line_cache *lc);
+
+/* Read the line again if due (once a second while streams use it). */
+void line_cache_refresh(struct line_cache *lc, struct qstore *qs,
+    const char *queue);
+
+#endif
