@@ -298,6 +298,26 @@ check_eq "$(total line abandoned)" 5 "five abandonments are counted"
 check_exact "after the abandonment, every stream shows its exact place" \
     "$dropped_at"
 
+# ---- what a quiet line's streams cost Redis ------------------------------
+
+# For 3 s of a quiet line (32 streams, pushed every second), no stream is
+# asked of Redis one by one (ranks.lua): each instance reads the line of
+# its streams' queue once a second (line.lua), however many they are.
+sha_of() {
+	sha1sum "$TOP_BUILDDIR/src/store/loaded/$1.lua" | cut -c 1-40
+}
+RANKS_SHA=$(sha_of ranks) LINE_SHA=$(sha_of line)
+check_eq "$(rcli SCRIPT EXISTS "$RANKS_SHA" "$LINE_SHA" | tr -d '\n')" 11 \
+    "Redis holds ranks.lua and line.lua as the build wrote them"
+timeout 3 redis-cli -p "$REDIS_PORT" MONITOR >"$WR_TMP/monitor" 2>&1
+ranks=$(grep -c "\"$RANKS_SHA\"" "$WR_TMP/monitor")
+lines=$(grep -c "\"$LINE_SHA\"" "$WR_TMP/monitor")
+check_eq "$ranks" 0 "a quiet line: 3 s of pushes ask no stream's rank"
+least=4
+[ "${WR_SLOW:-1}" -gt 1 ] && least=1	# valgrind: slower reads
+check "two instances read the line $least to 9 times in 3 s ($lines)" \
+    test "$lines" -ge "$least" -a "$lines" -le 9
+
 # ---- an admission tick ---------------------------------------------------
 
 mapfile -t NEXT < <(rcli zrange 'wr:{line}:waiting' 0 2)
