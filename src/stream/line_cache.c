@@ -21,7 +21,7 @@ now_ms(void)
 }
 
 struct line_cache *
-line_cache_new(void)
+line_cache_new(line_cache_read_cb *on_read, void *arg, int queue)
 {
 	struct line_cache *lc = calloc(1, sizeof *lc);
 
@@ -30,6 +30,8 @@ line_cache_new(void)
 		free(lc);
 		return NULL;
 	}
+	if (lc)
+		lc->on_read = on_read, lc->arg = arg, lc->queue = queue;
 	return lc;
 }
 
@@ -122,8 +124,11 @@ cache_read(enum result r, const struct qs_line *ln, void *arg)
 		lc->discard = 0;
 		line_view_clear(&lc->view);
 	} else if (line_view_set(&lc->view, ln, lc->asked_line,
-	    lc->asked_place, now_ms()) == -1)
+	    lc->asked_place, now_ms()) == -1) {
 		log_error("event=line_view_failed error=\"out of memory\"");
+	} else if (lc->on_read) {
+		lc->on_read(lc->arg, lc->queue);
+	}
 }
 
 void

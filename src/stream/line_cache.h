@@ -14,8 +14,14 @@
 
 #define LINE_CACHE_EVERY_MS 1000	/* how often the line is read */
 
+/* Called with a fresh read: arg and the queue's index, as given. */
+typedef void line_cache_read_cb(void *arg, int queue);
+
 struct line_cache {
 	struct line_view view;
+	line_cache_read_cb *on_read;
+	void *arg;
+	int queue;
 	int inflight;		/* a read is out */
 	int orphan;		/* freed while a read was out */
 	int discard;		/* the read out is outdated (a draw) */
@@ -26,7 +32,9 @@ struct line_cache {
 	size_t nmarks;
 };
 
-struct line_cache *line_cache_new(void);
+/* A queue's cache; on_read(arg, queue) after each read that succeeds. */
+struct line_cache *line_cache_new(line_cache_read_cb *on_read, void *arg,
+    int queue);
 /* Free lc, or leave that to the read out, if any. */
 void line_cache_free(struct line_cache *lc);
 

@@ -130,3 +130,21 @@ line_view_rank(const struct line_view *v, long long line, int pre,
 	*value = v->d.count + v->p.count + ahead;
 	return 'w';
 }
+
+int
+line_view_left(const struct line_view *v, long long line, int pre)
+{
+	const struct qs_line_part *pt = line < 0 ? &v->d : pre ? &v->p : &v->t;
+	const struct line_bits *lb = line < 0 ? &v->places : &v->line;
+	long long x = line < 0 ? -line : line, to = line < 0 ? v->places_to :
+	    v->line_to;
+	int set = 0;
+
+	if (!v->valid || line == 0 || !pt->exact || x > to)
+		return 0;
+	if (pt->count == 0 || x < pt->low)
+		return 1;
+	if (x / 8 >= lb->from)
+		bits_before(lb, x, &set);
+	return set;
+}

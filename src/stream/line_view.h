@@ -48,4 +48,11 @@ void line_view_clear(struct line_view *v);
 char line_view_rank(const struct line_view *v, long long line, int pre,
     long long *value);
 
+/*
+ * Does v know that the token numbered line left its part of the line
+ * (admitted from the front, or its bit set): 1, else 0 (it waits, or v
+ * cannot say).
+ */
+int line_view_left(const struct line_view *v, long long line, int pre);
+
 #endif

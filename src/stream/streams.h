@@ -4,9 +4,11 @@
  * - A token table finds a token's streams when Redis publishes that it was
  *   admitted, so `entered` goes out within milliseconds.
  * - A time-sliced schedule spreads the streams over the push interval; one
- *   timer walks it, and each slot's streams get their status from Redis in
- *   batches (one round trip for up to STREAMS_BATCH tokens). The same
- *   refresh notices a promotion whose message was lost.
+ *   timer walks it, and each slot's streams get their status from their
+ *   queue's line as this process read it last (line_cache.h, once a
+ *   second), or, those it cannot place, from Redis in batches (one round
+ *   trip for up to STREAMS_BATCH tokens). The same refresh notices a
+ *   promotion whose message was lost.
  */
 #ifndef WR_STREAMS_H
 #define WR_STREAMS_H
@@ -20,7 +22,6 @@
 
 #define STREAMS_SLOT_MS 100
 #define STREAMS_BATCH 1000
-#define STREAMS_STALLS 5	/* skipped pushes before "slow client" */
 
 struct streams;
 struct ipslot;

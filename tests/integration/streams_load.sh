@@ -547,11 +547,18 @@ sha=$(rcli script load "$(cat "$LUA/tick.lua")")
 # The tick's keys, by name, in the order of its contract (scripts.def):
 # the queue's ten (QUEUE_KEYS), then its own KEY lines. A hand-written
 # list went stale when the tick got keys of its own.
-TICK_KEYS=$(awk '/^SCRIPT\(TICK,/ { f = 1 }
-	f && /^QUEUE_KEYS/ { printf "config seq waiting active seen stats tick unchecked" }
+# The queue's keys come from QUEUE_KEYS' own definition, every KEY(ID, X,
+# name) in it: a list written here went stale when the queue got keys.
+TICK_KEYS=$(awk '/^#define QUEUE_KEYS/ { d = 1 }
+	d { s = $0; while (match(s, /KEY\(ID, [A-Z_]+, [a-z_]+\)/)) {
+		k = substr(s, RSTART, RLENGTH); sub(/.*, /, "", k); sub(/\)/, "", k)
+		q = q " " k; s = substr(s, RSTART + RLENGTH) }
+	    if ($0 !~ /\\$/) d = 0 }
+	/^SCRIPT\(TICK,/ { f = 1 }
+	f && /^QUEUE_KEYS/ { printf "%s", q }
 	f && /^KEY\(TICK,/ { sub(/.*, /, ""); sub(/\).*/, ""); printf " %s", $0 }
 	/^END_SCRIPT\(TICK\)/ { exit }' "$TOP_SRCDIR/src/store/scripts.def")
-[ "$(wc -w <<<"$TICK_KEYS")" -gt 8 ] ||
+[ "$(wc -w <<<"$TICK_KEYS")" -gt 10 ] ||
     bail "the tick's keys from scripts.def" "got: $TICK_KEYS"
 
 # admit_sub [cut]: one admission tick of sub in one transaction (with cut,

@@ -156,6 +156,35 @@ START_TEST(test_bytes_end_early)
 }
 END_TEST
 
+START_TEST(test_who_left)
+{
+	struct line_view v;
+	struct qs_line ln;
+	int t;
+
+	memset(&v, 0, sizeof v);
+	fill(&ln);
+	ck_assert_int_eq(line_view_set(&v, &ln, TICKETS, PLACES, 0), 0);
+	/* every number: left exactly when it does not wait (the front that
+	 * was admitted included); drawn places the same */
+	for (t = PRE_TOP + 1; t <= TICKETS; t++)
+		ck_assert_int_eq(line_view_left(&v, t, 0), t >= ln.t.low &&
+		    waits[t] ? 0 : 1);
+	for (t = 1; t <= PLACES; t++)
+		ck_assert_int_eq(line_view_left(&v, -t, 0), !drawn[t]);
+	/* not known, not covered, not exact: it cannot say */
+	ck_assert_int_eq(line_view_left(&v, 0, 0), 0);
+	ln.t.exact = 0;
+	ck_assert_int_eq(line_view_set(&v, &ln, TICKETS, PLACES, 0), 0);
+	ck_assert_int_eq(line_view_left(&v, (int)ln.t.low - 1, 0), 0);
+	ln.t.exact = 1;
+	ck_assert_int_eq(line_view_set(&v, &ln, PRE_TOP + 5, PLACES, 0), 0);
+	ck_assert_int_eq(line_view_left(&v, TICKETS, 0), 0);
+	line_view_clear(&v);
+	ck_assert_int_eq(line_view_left(&v, 1, 0), 0);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -165,6 +194,7 @@ main(void)
 	tcase_add_test(tc, test_ranks_match_sorted_set);
 	tcase_add_test(tc, test_what_it_cannot_say);
 	tcase_add_test(tc, test_bytes_end_early);
+	tcase_add_test(tc, test_who_left);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

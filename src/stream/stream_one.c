@@ -1,0 +1,193 @@
+/*
+ * stream_one.c: one stream of a process: its queue's index, its events,
+ * its close; see stream_one.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <uuid/uuid.h>
+
+#include "admission.h"
+#include "http_reply.h"
+#include "ipcount.h"
+#include "line_cache.h"
+#include "log.h"
+#include "metrics.h"
+#include "pass.h"
+#include "reply.h"
+#include "sse_frame.h"
+#include "stream_one.h"
+#include "text.h"
+
+int
+bq_find(struct streams *b, const char *name, size_t len)
+{
+	struct bqueue *q;
+
+	for (size_t i = 0; i < b->nqueues; i++)
+		if (strlen(b->queues[i].name) == len &&
+		    memcmp(b->queues[i].name, name, len) == 0)
+			return (int)i;
+	if (len > CONF_QUEUE_ID_MAX || b->nqueues >= UINT16_MAX ||
+	    (q = realloc(b->queues, (b->nqueues + 1) * sizeof *q)) == NULL)
+		return -1;
+	b->queues = q;
+	q = &b->queues[b->nqueues];
+	memset(q, 0, sizeof *q);
+	memcpy(q->name, name, len);
+	if ((q->line = line_cache_new(streams_line_read, b,
+	    (int)b->nqueues)) == NULL)
+		return -1;
+	return (int)b->nqueues++;
+}
+
+void
+bq_learn(struct bqueue *q, const struct standing *s)
+{
+	text_copy(q->redirect, sizeof q->redirect, s->redirect);
+	q->waiting = s->waiting;
+}
+
+/* ---- one stream ----------------------------------------------------- */
+
+/*
+ * The one teardown of a stream, whatever ends it, with a reason that is
+ * logged and counted; the free waits while a status batch holds it (as
+ * httpd's server_close and tmux's deferred free do).
+ */
+void
+stream_close(struct streams *b, struct stream *st, const char *reason,
+    enum close_how how)
+{
+	char tok[37], short_tok[9];
+
+	if (st->closed)
+		return;
+	uuid_unparse_lower(st->token, tok);
+	log_debug("event=stream_close queue=%s token=%s reason=\"%s\"",
+	    b->queues[st->queue].name, log_tok(tok, short_tok), reason);
+	metrics_stream_close(reason);
+	stream_table_remove(&b->streams, st);
+	wheel_remove(&b->wheel, st);
+	ipcount_release(b->ips, st->ip);
+	b->queues[st->queue].streams--;
+	st->closed = 1;
+	if (how == CLOSE_END)
+		sse_end(st, b->app->http);
+	else if (how == CLOSE_ABORT)
+		sse_abort(st, b->app->http);
+	else
+		sse_gone(st);
+	if (!st->inflight)
+		free(st);
+}
+
+void
+stream_slow(struct streams *b, struct stream *st)
+{
+	log_info("event=slow_client queue=%s unsent=%zu",
+	    b->queues[st->queue].name, sse_unsent(st));
+	stream_close(b, st, "slow client", CLOSE_ABORT);
+}
+
+/*
+ * Send event with the JSON text data (NULL when out of memory sends
+ * nothing); 0, or -1 if st was closed.
+ */
+int
+stream_send_text(struct streams *b, struct stream *st, const char *event,
+    const char *data)
+{
+	if (data && sse_event(st, event, data,
+	    (size_t)b->app->conf->stream_buffer) == -1) {
+		stream_slow(b, st);
+		return -1;
+	}
+	return 0;
+}
+
+/* The same, and data (NULL: out of memory, nothing sent) is freed. */
+int
+stream_send(struct streams *b, struct stream *st, const char *event,
+    char *data)
+{
+	int rc = stream_send_text(b, st, event, data);
+
+	free(data);
+	return rc;
+}
+
+void
+stream_entered(struct streams *b, struct stream *st, long long expiry_ms)
+{
+	struct bqueue *q = &b->queues[st->queue];
+	struct token_status ts = { 0 };
+	char tok[37], pass[PASS_MAX];
+
+	uuid_unparse_lower(st->token, tok);
+	ts.queue = q->name, ts.token = tok, ts.active = 1;
+	ts.waiting = q->waiting;
+	ts.active_until = expiry_ms / 1000;
+	ts.poll_after = standing_poll_after(b->app->conf->push_interval, 0,
+	    0, 1);
+	ts.redirect = q->redirect[0] ? q->redirect : NULL;
+	ts.notice = admission_notice(b->app->admission, q->name, NULL);
+	if (pass_attach(b->app->passkeys, &ts, (long long)time(NULL),
+	    pass) == -1)
+		log_error("event=pass_sign_failed queue=%s", ts.queue);
+	if (stream_send(b, st, "entered", reply_status_text(&ts)) == 0)
+		stream_close(b, st, "entered", CLOSE_END);
+}
+
+void
+stream_gone(struct streams *b, struct stream *st, const char *reason)
+{
+	char tok[37];
+
+	uuid_unparse_lower(st->token, tok);
+	if (stream_send(b, st, "gone", reply_gone_body(b->queues[st->queue].name,
+	    tok, reason)) == 0)
+		stream_close(b, st, "gone", CLOSE_END);
+}
+
+/*
+ * The status of a waiting token at rank (kind 'w'), or of one awaiting
+ * the draw among rank entrants (kind 'p'). Updates coalesce: while
+ * earlier output is still unsent, only the newest status matters, so none
+ * is queued behind it (unless force: the first one).
+ */
+void
+stream_status(struct streams *b, struct stream *st, const struct standing *s,
+    char kind, long long rank, int force)
+{
+	struct token_status ts;
+	char tok[37];
+
+	if (!force && sse_unsent(st) > 0) {
+		if (++st->stalls >= STREAMS_STALLS)
+			stream_slow(b, st);
+		return;
+	}
+	st->stalls = 0;
+	uuid_unparse_lower(st->token, tok);
+	if (kind == 'p')
+		standing_prequeue(s, b->queues[st->queue].name, tok, rank,
+		    b->app->conf->push_interval, &ts);
+	else
+		standing_waiting(s, b->queues[st->queue].name, tok, rank,
+		    b->app->conf->push_interval, &ts);
+	ts.notice = admission_notice(b->app->admission, ts.queue, NULL);
+	stream_send(b, st, "status", reply_status_text(&ts));
+}
+
+void
+stream_keepalive(struct streams *b, struct stream *st, uint32_t now)
+{
+	if (now - st->last_write < (uint32_t)b->app->conf->keepalive_interval)
+		return;
+	if (sse_raw(st, SSE_KEEPALIVE, sizeof SSE_KEEPALIVE - 1,
+	    (size_t)b->app->conf->stream_buffer) == -1)
+		stream_slow(b, st);
+}
+
