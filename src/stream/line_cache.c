@@ -139,8 +139,11 @@ line_cache_refresh(struct line_cache *lc, struct qstore *qs,
 	char text[QSTORE_LINE_MARKS][37];
 	long long now = now_ms();
 
+	/* a full list of marks goes at once: more are due than a read a
+	 * second carries (many streams, a short waiting_ttl) */
 	if (lc->inflight || (lc->max_line == 0 && lc->max_place == 0) ||
-	    now - lc->tried_ms < LINE_CACHE_EVERY_MS)
+	    (now - lc->tried_ms < LINE_CACHE_EVERY_MS &&
+	    lc->nmarks < QSTORE_LINE_MARKS))
 		return;
 	for (size_t i = 0; i < lc->nmarks; i++) {
 		uuid_unparse_lower(lc->marks[i], text[i]);

@@ -54,7 +54,8 @@ void line_cache_learn(struct line_cache *lc, struct stream *st, char kind,
 /* The line changed under the view (a draw, a drop): stop using it. */
 void line_cache_forget(struct line_cache *lc);
 
-/* Read the line again if due (once a second while streams use it). */
+/* Read the line again if due: once a second while streams use it, and
+ * whenever QSTORE_LINE_MARKS seen marks wait to go. */
 void line_cache_refresh(struct line_cache *lc, struct qstore *qs,
     const char *queue);
 

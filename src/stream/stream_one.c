@@ -9,45 +9,13 @@
 #include <uuid/uuid.h>
 
 #include "admission.h"
-#include "http_reply.h"
 #include "ipcount.h"
-#include "line_cache.h"
 #include "log.h"
 #include "metrics.h"
 #include "pass.h"
 #include "reply.h"
 #include "sse_frame.h"
 #include "stream_one.h"
-#include "text.h"
-
-int
-bq_find(struct streams *b, const char *name, size_t len)
-{
-	struct bqueue *q;
-
-	for (size_t i = 0; i < b->nqueues; i++)
-		if (strlen(b->queues[i].name) == len &&
-		    memcmp(b->queues[i].name, name, len) == 0)
-			return (int)i;
-	if (len > CONF_QUEUE_ID_MAX || b->nqueues >= UINT16_MAX ||
-	    (q = realloc(b->queues, (b->nqueues + 1) * sizeof *q)) == NULL)
-		return -1;
-	b->queues = q;
-	q = &b->queues[b->nqueues];
-	memset(q, 0, sizeof *q);
-	memcpy(q->name, name, len);
-	if ((q->line = line_cache_new(streams_line_read, b,
-	    (int)b->nqueues)) == NULL)
-		return -1;
-	return (int)b->nqueues++;
-}
-
-void
-bq_learn(struct bqueue *q, const struct standing *s)
-{
-	text_copy(q->redirect, sizeof q->redirect, s->redirect);
-	q->waiting = s->waiting;
-}
 
 /* ---- one stream ----------------------------------------------------- */
 

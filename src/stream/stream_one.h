@@ -1,7 +1,7 @@
 /*
  * stream_one.h: the streams of a process as streams.c holds them, and
- * what can be done to one of them: find its queue's index, send it an
- * event (a status, `entered`, `gone`, a keepalive), close it. streams.c
+ * what can be done to one of them: send it an event (a status,
+ * `entered`, `gone`, a keepalive), close it. streams.c
  * (the schedule, the batches, the events channel, the public side) is
  * built on these.
  */
@@ -41,15 +41,6 @@ struct streams {
 	size_t max_streams, max_per_ip;
 	int timeout;		/* seconds, of every stream's connection */
 };
-
-/* The queue's line was read again (line_cache.h): streams.c sends those
- * it shows have left to ranks.lua at once, not at their next push. */
-void streams_line_read(void *b, int queue);
-
-/* The index of queue name (len bytes), added if new; -1 when full. */
-int bq_find(struct streams *b, const char *name, size_t len);
-/* What a script said of queue q that its `entered` events repeat. */
-void bq_learn(struct bqueue *q, const struct standing *s);
 
 enum close_how { CLOSE_END, CLOSE_ABORT, CLOSE_GONE };
 

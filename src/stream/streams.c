@@ -34,6 +34,7 @@
 #include "sse_frame.h"
 #include "store.h"
 #include "stream_table.h"
+#include "text.h"
 #include "streams.h"
 #include "stream_one.h"
 #include "wheel.h"
@@ -46,6 +47,39 @@ struct batch {
 };
 
 static struct streams *the_streams;
+
+/* ---- queues --------------------------------------------------------- */
+
+static line_cache_read_cb streams_line_read;
+
+static int
+bq_find(struct streams *b, const char *name, size_t len)
+{
+	struct bqueue *q;
+
+	for (size_t i = 0; i < b->nqueues; i++)
+		if (strlen(b->queues[i].name) == len &&
+		    memcmp(b->queues[i].name, name, len) == 0)
+			return (int)i;
+	if (len > CONF_QUEUE_ID_MAX || b->nqueues >= UINT16_MAX ||
+	    (q = realloc(b->queues, (b->nqueues + 1) * sizeof *q)) == NULL)
+		return -1;
+	b->queues = q;
+	q = &b->queues[b->nqueues];
+	memset(q, 0, sizeof *q);
+	memcpy(q->name, name, len);
+	if ((q->line = line_cache_new(streams_line_read, b,
+	    (int)b->nqueues)) == NULL)
+		return -1;
+	return (int)b->nqueues++;
+}
+
+static void
+bq_learn(struct bqueue *q, const struct standing *s)
+{
+	text_copy(q->redirect, sizeof q->redirect, s->redirect);
+	q->waiting = s->waiting;
+}
 
 /* ---- one stream's close callback --------------------------------- */
 
@@ -187,7 +221,7 @@ grow(struct stream **list, size_t *cap)
  * of it (admitted, their message lost; left; kicked) are asked of Redis
  * now, not at their next push, so none waits a push_interval more.
  */
-void
+static void
 streams_line_read(void *arg, int q)
 {
 	struct streams *b = arg;
