@@ -2,7 +2,9 @@
 # shellcheck disable=SC2016 # jq programs and wait_until's code are quoted
 #
 # abandon.sh: a waiter that stops asking is dropped after waiting_ttl; one
-# that keeps asking is not. A paused queue admits nobody and shows no ETA.
+# that keeps asking is not, nor one whose stream stays open (its seen mark
+# rides on its process's read of the line, one a waiting_ttl / 4). A
+# paused queue admits nobody and shows no ETA.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -14,11 +16,26 @@ batch       = 10
 interval    = 1
 waiting_ttl = 5
 state       = paused
+
+[queue streamed]
+mode        = rate
+batch       = 10
+interval    = 1
+waiting_ttl = 8
+state       = paused
 EOF2
 
 start_redis
 start_waitroomd "$WR_TMP/ab.conf"
 wait_ready || bail "the daemon is ready" "$(wr_last)"
+
+# A waiter who only holds its stream open, never asking: marked seen once
+# every 2 s (8 / 4), it must outlast the whole test, twice its waiting_ttl
+# at least.
+join streamed
+streamed=$TOKEN streamed_at=$(now_ms)
+sse_start streamed "/v1/queues/streamed/tokens/$streamed/events"
+sse_wait streamed '^event: status' 1 10 || bail "the stream opens"
 
 join ab
 quiet=$TOKEN
@@ -88,3 +105,12 @@ done
 check_eq "$(rcli hget "wr:{ab}:stats" abandoned)" 5 "five abandonments are counted in all"
 check_eq "$(rcli zrange 'wr:{ab}:seen' 0 -1 | grep -c '^@')" 0 \
     "the batches' marks have left the seen set"
+
+# ---- the streamed waiter ------------------------------------------------------
+
+wait_until "[ \$((\$(now_ms) - streamed_at)) -ge 16000 ]" 20
+check_eq "$(rcli zscore 'wr:{streamed}:waiting' "$streamed")" 1 \
+    "a waiter with only its stream open keeps its place past twice waiting_ttl ($(($(now_ms) - streamed_at)) ms)"
+check_eq "$(rcli hget 'wr:{streamed}:stats' abandoned)" "" \
+    "nobody of the streamed queue was counted abandoned"
+sse_stop streamed
