@@ -487,6 +487,11 @@ local function admit(n, now, c, channel, joins)
     return 0, {}
   end
   local popped = redis.call('ZPOPMIN', K_waiting, n)
+  if #popped > 0 and redis.call('ZCARD', K_waiting) == 0 then
+    -- an empty line has no parts: its bitmaps of who left start afresh
+    -- (every later ticket is above every bit in them)
+    redis.call('DEL', K_line, K_places)
+  end
   local expiry = now + tonumber(c.active_ttl) * 1000
   local tokens = {}
   for i = 1, #popped, 2 do
