@@ -1,4 +1,6 @@
 /* check_eta.c: estimated waits, with the clock injected. */
+#include <string.h>
+
 #include "conf.h"
 #include "eta.h"
 #include "unit.h"
@@ -192,6 +194,163 @@ START_TEST(test_range)
 }
 END_TEST
 
+/*
+ * Capacity mode with the sessions inside known: 4 slots of 10 s, all
+ * taken, ending in 2, 5, 7 and 9 s; every session runs its whole time
+ * (mean session = active_ttl) and nobody abandons (keep 1).
+ */
+static struct queue_facts
+known(void)
+{
+	struct queue_facts f = {
+		.mode = MODE_CAPACITY, .state = STATE_OPEN, .max_active = 4,
+		.active_ttl = 10, .now_ms = T0, .last_tick_ms = T0 - 1000,
+		.rate = 0.4, .sess_ms = 10000, .keep = 1, .active = 4,
+		.nends = 4, .ends = { 2000, 5000, 7000, 9000 },
+	};
+
+	return f;
+}
+
+/* Without early ends: the p-th waiter enters at the p-th end (and the
+ * tick after it), then the rounds after it each one whole session later. */
+START_TEST(test_capacity_known_ends)
+{
+	struct queue_facts f = known();
+
+	ck_assert_int_eq(eta_seconds(&f, 1), 2);
+	ck_assert_int_eq(eta_seconds(&f, 2), 5);
+	ck_assert_int_eq(eta_seconds(&f, 3), 7);
+	ck_assert_int_eq(eta_seconds(&f, 4), 9);
+	ck_assert_int_eq(eta_seconds(&f, 5), 12);
+	ck_assert_int_eq(eta_seconds(&f, 8), 19);
+	ck_assert_int_eq(eta_seconds(&f, 9), 22);
+	f.ends[0] = 1300;		/* ms, and the tick's 125, rounded once */
+	ck_assert_int_eq(eta_seconds(&f, 1), 1);
+	ck_assert_int_eq(eta_seconds(&f, 5), 11);
+}
+END_TEST
+
+/* A free slot takes the first waiter at once; the rest shift by one. */
+START_TEST(test_capacity_free_slot)
+{
+	struct queue_facts f = known();
+
+	f.active = 3, f.nends = 3;
+	ck_assert_int_eq(eta_seconds(&f, 1), 0);
+	ck_assert_int_eq(eta_seconds(&f, 2), 2);
+	ck_assert_int_eq(eta_seconds(&f, 4), 7);
+	ck_assert_int_eq(eta_seconds(&f, 5), 12);
+}
+END_TEST
+
+/* Half the line's leavers abandoned: of 4 places ahead, 2 are admitted. */
+START_TEST(test_capacity_abandonment)
+{
+	struct queue_facts f = known();
+
+	f.keep = 0.5;
+	ck_assert_int_eq(eta_seconds(&f, 4), 5);
+	ck_assert_int_eq(eta_seconds(&f, 3), 5);	/* 1.5 places: 2 */
+	ck_assert_int_eq(eta_seconds(&f, 16), 19);
+}
+END_TEST
+
+/* Sessions that end early (mean 8 s of 10) bring every end nearer: a
+ * whole session's to the mean, a nearer one by less. */
+START_TEST(test_capacity_early_ends)
+{
+	struct queue_facts f = known();
+
+	f.sess_ms = 8000;
+	f.ends[3] = 10000;
+	ck_assert_int_eq(eta_seconds(&f, 4), 8);
+	/* 2000 / (1 + 2000 * 2000 / (8000 * 10000)) = 1905 ms */
+	ck_assert_int_eq(eta_seconds(&f, 1), 2);
+	/* then the rounds at the mean session: 1905 + 8000 */
+	ck_assert_int_eq(eta_seconds(&f, 5), 10);
+	f.sess_ms = 12000;		/* renewed sessions: no correction */
+	ck_assert_int_eq(eta_seconds(&f, 4), 10);
+}
+END_TEST
+
+/* More sessions than ends known: the rest on the line to the latest. */
+START_TEST(test_capacity_ends_sampled)
+{
+	struct queue_facts f = known();
+
+	f.max_active = 10, f.active = 10, f.nends = 2;
+	f.ends[0] = 1000, f.ends[1] = 2000, f.last_end = 10000;
+	ck_assert_int_eq(eta_seconds(&f, 2), 2);
+	ck_assert_int_eq(eta_seconds(&f, 3), 3);	/* 2 + 8 / 8 */
+	ck_assert_int_eq(eta_seconds(&f, 10), 10);
+	ck_assert_int_eq(eta_seconds(&f, 11), 11);	/* 1 + 10 */
+}
+END_TEST
+
+/* Without ends (a summary before any session) the speed alone, as ever;
+ * a batch cap still binds. */
+START_TEST(test_capacity_no_ends)
+{
+	struct queue_facts f = known();
+
+	f.nends = 0;
+	ck_assert_int_eq(eta_seconds(&f, 4), 10);	/* 4 / 0.4 */
+	f = known();
+	f.batch = 1, f.interval = 5;
+	ck_assert_int_eq(eta_seconds(&f, 4), 19);	/* 4 batches, 1 s in */
+}
+END_TEST
+
+/* The queue's own band, once it has one, instead of bench/eta's. */
+START_TEST(test_range_own)
+{
+	struct queue_facts f = known();
+	long long lo, hi;
+
+	ck_assert_int_eq(eta_band_parse(&f, "-200 250 80"), 0);
+	ck_assert_int_eq(f.band_own, 1);
+	eta_range(&f, 100, &lo, &hi);
+	ck_assert_int_eq(lo, 80);		/* 100 / 1.25 */
+	ck_assert_int_eq(hi, 125);		/* 100 / 0.8 */
+	ck_assert_int_eq(eta_band_parse(&f, "100 300 60"), 0);
+	eta_range(&f, 100, &lo, &hi);
+	ck_assert_int_eq(lo, 76);		/* always estimates high */
+	ck_assert_int_eq(hi, 100);		/* ...and eta stays inside */
+	ck_assert_int_eq(eta_band_parse(&f, "-990 0 60"), 0);
+	eta_range(&f, 100, &lo, &hi);
+	ck_assert_int_eq(hi, 2000);		/* p10 held at -95% */
+	ck_assert_int_eq(eta_band_parse(&f, ""), 0);
+	ck_assert_int_eq(f.band_own, 0);
+	ck_assert_int_eq(eta_band_parse(&f, "-200 250"), -1);
+	ck_assert_int_eq(eta_band_parse(&f, "250 -200 80"), -1);
+	ck_assert_int_eq(eta_band_parse(&f, "-200 250 80 1"), -1);
+	ck_assert_int_eq(eta_band_parse(&f, "-200 250 0"), -1);
+	ck_assert_int_eq(f.band_own, 0);
+}
+END_TEST
+
+START_TEST(test_ends_parse)
+{
+	struct queue_facts f = { 0 };
+	char many[ETA_ENDS_MAX * 4 + 8] = "";
+
+	ck_assert_int_eq(eta_ends_parse(&f, "10 20 20 35"), 0);
+	ck_assert_int_eq(f.nends, 4);
+	ck_assert_int_eq(f.ends[3], 35);
+	ck_assert_int_eq(eta_ends_parse(&f, ""), 0);
+	ck_assert_int_eq(f.nends, 0);
+	ck_assert_int_eq(eta_ends_parse(&f, "20 10"), -1);
+	ck_assert_int_eq(eta_ends_parse(&f, "10 x"), -1);
+	ck_assert_int_eq(eta_ends_parse(&f, "10x"), -1);
+	ck_assert_int_eq(eta_ends_parse(&f, "-10"), -1);
+	for (int i = 0; i < ETA_ENDS_MAX + 2; i++)
+		strcat(many, "7 ");
+	ck_assert_int_eq(eta_ends_parse(&f, many), 0);
+	ck_assert_int_eq(f.nends, ETA_ENDS_MAX);	/* the rest unread */
+}
+END_TEST
+
 START_TEST(test_passthrough)
 {
 	struct queue_facts f = rate(0);
@@ -221,6 +380,14 @@ main(void)
 	tcase_add_test(tc, test_both_caps);
 	tcase_add_test(tc, test_rate_abandonment);
 	tcase_add_test(tc, test_range);
+	tcase_add_test(tc, test_capacity_known_ends);
+	tcase_add_test(tc, test_capacity_free_slot);
+	tcase_add_test(tc, test_capacity_abandonment);
+	tcase_add_test(tc, test_capacity_early_ends);
+	tcase_add_test(tc, test_capacity_ends_sampled);
+	tcase_add_test(tc, test_capacity_no_ends);
+	tcase_add_test(tc, test_range_own);
+	tcase_add_test(tc, test_ends_parse);
 	tcase_add_test(tc, test_passthrough);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
