@@ -54,7 +54,7 @@ def visitor(cfg, rng_seed, start, out):
     token, eta0 = s["token"], s.get("eta_seconds")
     polls, last = [], t0
     rec = {"kind": "abandoned" if abandon else "waited", "eta0": eta0,
-           "range0": s.get("eta_range")}
+           "range0": s.get("eta_range"), "t0": t0 - cfg["t_start"]}
     if s["status"] == "active":
         rec["kind"], rec["wait"] = "at_once", 0.0
     while s["status"] != "active":
@@ -94,6 +94,7 @@ def main():
     cfg = json.loads(sys.argv[1])
     rng = random.Random(cfg["seed"])
     t, starts = time.monotonic() + 0.5, []
+    cfg["t_start"] = t
     end = t + cfg["span"]
     while t < end:
         starts.append(t)
@@ -105,7 +106,7 @@ def main():
         threads.append(th)
     for th in threads:
         th.join()
-    raw = {"join": [], "half": [], "inside": [], "waits": []}
+    raw = {"join": [], "half": [], "inside": [], "waits": [], "visits": []}
     for r in out:
         w = r.get("wait")
         if r["kind"] != "waited" or w is None or w < cfg["min_wait"]:
@@ -116,6 +117,8 @@ def main():
             rg = r.get("range0")
             if rg:
                 raw["inside"].append(1 if rg[0] <= w <= rg[1] else 0)
+                raw["visits"].append([round(r["t0"], 2), r["eta0"], rg[0],
+                                      rg[1], round(w, 2)])
         left = [(abs(pt - w / 2), pt, e) for pt, e in r["polls"] if e is not None]
         if left:
             _, pt, e = min(left)
