@@ -23,7 +23,6 @@ struct queue_facts {
 	double rate;		/* how fast the line moves, places a second
 				 * (lib.lua's line_speed); 0: unknown */
 	/* lib.lua's eta_facts(): */
-	long long sess_ms;	/* the mean session, ms; 0: unknown */
 	double keep;		/* share of the line's leavers admitted (the
 				 * rest abandoned); 0: unknown, taken as 1 */
 	long long active;	/* capacity: the sessions inside */
@@ -36,6 +35,9 @@ struct queue_facts {
 	int band_p10, band_p90;	/* its signed error told / waited - 1 at
 				 * p10 and p90, in thousandths */
 	long band_n;		/* the admissions they rest on */
+	long long early;	/* capacity: sessions that ended before their
+				 * active_ttl (a DELETE, a no-show) */
+	long long ended_ms;	/* the time all ended sessions were inside */
 };
 
 /*

@@ -104,12 +104,13 @@ facts_eta(const redisReply *r, size_t at, struct queue_facts *q)
 	char keep[32], ends[ETA_ENDS_MAX * 16], band[64];
 
 	if (r->elements < at + ETA_FACTS_FIELDS ||
-	    qreply_num(r, at + ETA_FACTS_SESS, &q->sess_ms) == -1 ||
 	    field_text(r, at + ETA_FACTS_KEEP, keep, sizeof keep) == -1 ||
 	    qreply_num(r, at + ETA_FACTS_ACTIVE, &q->active) == -1 ||
 	    field_text(r, at + ETA_FACTS_ENDS, ends, sizeof ends) == -1 ||
 	    qreply_num(r, at + ETA_FACTS_LAST_END, &q->last_end) == -1 ||
 	    field_text(r, at + ETA_FACTS_BAND, band, sizeof band) == -1 ||
+	    qreply_num(r, at + ETA_FACTS_EARLY, &q->early) == -1 ||
+	    qreply_num(r, at + ETA_FACTS_ENDED_MS, &q->ended_ms) == -1 ||
 	    eta_ends_parse(q, ends) == -1 || eta_band_parse(q, band) == -1)
 		return -1;
 	q->keep = strtod(keep, NULL);
@@ -166,7 +167,7 @@ qreply_standing(const redisReply *r, enum result *res, struct standing *s)
 	if (r->elements < FACTS_FIELDS)
 		return -1;
 	return facts_queue(r, FACTS_NOW_MS, s) == -1 ||
-	    facts_eta(r, FACTS_SESS, &s->q) == -1 ? -1 : 0;
+	    facts_eta(r, FACTS_KEEP, &s->q) == -1 ? -1 : 0;
 }
 
 /* The full head's last fields: what the daemon may hold (qstore_held.h). */
@@ -213,7 +214,7 @@ qreply_join_head(const redisReply *r, struct standing *s,
 		return -1;
 	if (qreply_num(r, JOIN_HEAD_WAITING, &s->waiting) == -1 ||
 	    s->waiting < 0 || facts_queue(r, JOIN_HEAD_NOW_MS, s) == -1 ||
-	    facts_eta(r, JOIN_HEAD_SESS, &s->q) == -1 ||
+	    facts_eta(r, JOIN_HEAD_KEEP, &s->q) == -1 ||
 	    join_head_held(r, hh) == -1)
 		return -1;
 	return JOIN_HEAD_FULL;

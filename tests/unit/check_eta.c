@@ -180,8 +180,8 @@ START_TEST(test_range)
 
 	eta_range(&f, 100, &lo, &hi);
 	ck_assert(lo <= 100 && hi >= 100 && lo < hi);
-	ck_assert_int_eq(lo, 90);
-	ck_assert_int_eq(hi, 114);
+	ck_assert_int_eq(lo, 92);		/* 100 / 1.08 */
+	ck_assert_int_eq(hi, 108);		/* 100 / 0.93 */
 	eta_range(&f, 0, &lo, &hi);
 	ck_assert_int_eq(lo, 0);
 	ck_assert_int_eq(hi, 0);
@@ -205,7 +205,7 @@ known(void)
 	struct queue_facts f = {
 		.mode = MODE_CAPACITY, .state = STATE_OPEN, .max_active = 4,
 		.active_ttl = 10, .now_ms = T0, .last_tick_ms = T0 - 1000,
-		.rate = 0.4, .sess_ms = 10000, .keep = 1, .active = 4,
+		.rate = 0.4, .keep = 1, .active = 4,
 		.nends = 4, .ends = { 2000, 5000, 7000, 9000 },
 	};
 
@@ -256,21 +256,31 @@ START_TEST(test_capacity_abandonment)
 }
 END_TEST
 
-/* Sessions that end early (mean 8 s of 10) bring every end nearer: a
- * whole session's to the mean, a nearer one by less. */
+/*
+ * Sessions that end early free slots before the known ends: 18 early
+ * ends in 72 s of sessions (the ended ones 15 s, the 4 inside 8 + 5 + 3 +
+ * 1 s, and as if a round of 4 whole ones, 40 s, before) is h = 0.25 a
+ * second each, 1 a second among the 4. By t, the ends up to t still
+ * inside (1 / (1 + h e) of them) and t early ones.
+ */
 START_TEST(test_capacity_early_ends)
 {
 	struct queue_facts f = known();
 
-	f.sess_ms = 8000;
-	f.ends[3] = 10000;
-	ck_assert_int_eq(eta_seconds(&f, 4), 8);
-	/* 2000 / (1 + 2000 * 2000 / (8000 * 10000)) = 1905 ms */
+	f.early = 18, f.ended_ms = 15000;
+	/* t = 1 at 1 s, before the first end */
+	ck_assert_int_eq(eta_seconds(&f, 1), 1);
+	/* at 2 s: 2, and the end at 2 s still there (1 / 1.5): 2.67 */
+	ck_assert_int_eq(eta_seconds(&f, 2), 2);
+	/* then 0.67 + t = 3 at 2.33 s */
+	ck_assert_int_eq(eta_seconds(&f, 3), 2);
+	/* the rounds after: a mean session of 10 / (1 + 1.25) = 4.44 s */
+	ck_assert_int_eq(eta_seconds(&f, 5), 6);	/* 1 + 4.44 */
+	f.early = 1, f.ended_ms = 0;	/* one early end, in a round's time */
 	ck_assert_int_eq(eta_seconds(&f, 1), 2);
-	/* then the rounds at the mean session: 1905 + 8000 */
-	ck_assert_int_eq(eta_seconds(&f, 5), 10);
-	f.sess_ms = 12000;		/* renewed sessions: no correction */
-	ck_assert_int_eq(eta_seconds(&f, 4), 10);
+	f.early = 0;			/* none early: the ends as they are */
+	ck_assert_int_eq(eta_seconds(&f, 3), 7);
+	ck_assert_int_eq(eta_seconds(&f, 5), 12);
 }
 END_TEST
 

@@ -156,20 +156,31 @@ end
 
 -- k sessions ended, each after ms: each moves the mean a twentieth of
 -- the way (bench/eta: fast enough to follow a room's first minutes).
+-- For the ETA's rate of early ends (eta.c), the time they were inside
+-- ('sess_ms_sum', ms) and, when they ended before active_ttl, how many
+-- did ('sess_early').
 local function sessions_ended(k, ms, c)
   if k <= 0 then
     return
   end
-  local sess = mean_session(c, redis.call('HGET', K_stats, 'sess'))
+  local st = redis.call('HMGET', K_stats, 'sess', 'sess_ms_sum',
+    'sess_early')
+  local sess = mean_session(c, st[1])
   sess = sess + (1 - (19 / 20) ^ k) * (ms - sess)
-  redis.call('HSET', K_stats, 'sess', string.format('%d', sess))
+  local early = tonumber(st[3]) or 0
+  if ms < tonumber(c.active_ttl) * 1000 then
+    early = early + k
+  end
+  redis.call('HSET', K_stats, 'sess', string.format('%d', sess),
+    'sess_ms_sum', string.format('%d', (tonumber(st[2]) or 0) + k * ms),
+    'sess_early', string.format('%d', early))
 end
 
 -- What the line's speed and the ETA read of the stats hash, in one call:
--- { rate, sess, admitted, abandoned, eta_band }.
+-- { rate, sess, admitted, abandoned, eta_band, sess_early, sess_ms_sum }.
 local function line_stats()
   return redis.call('HMGET', K_stats, 'rate', 'sess', 'admitted',
-    'abandoned', 'eta_band')
+    'abandoned', 'eta_band', 'sess_early', 'sess_ms_sum')
 end
 
 -- The share of the line's leavers admitted (the rest abandoned), from
@@ -233,14 +244,16 @@ local function session_ends(c, now)
 end
 
 -- The part of facts() the ETA reads beyond the configuration (eta.c's
--- struct queue_facts): { sess, keep, active, ends, last_end, band }: the
--- mean session (ms), the share of leavers admitted (line_keep), the
--- sessions inside (session_ends), and the queue's own band, 'p10 p90 n'
--- ('eta_band', room_report.lua's; '' until written).
+-- struct queue_facts): { keep, active, ends, last_end, band, early,
+-- ended_ms }: the share of leavers admitted (line_keep), the sessions
+-- inside (session_ends), the queue's own band, 'p10 p90 n' ('eta_band',
+-- room_report.lua's; '' until written), and of the sessions that ended,
+-- how many ended early and how long all were inside (ms;
+-- sessions_ended).
 local function eta_facts(c, now, st)
   local active, ends, last = session_ends(c, now)
-  return string.format('%d', mean_session(c, st[2])),
-    string.format('%.4f', line_keep(st)), active, ends, last, st[5] or ''
+  return string.format('%.4f', line_keep(st)), active, ends, last,
+    st[5] or '', st[6] or '0', st[7] or '0'
 end
 
 -- The reply every status-like script shares (scripts.def's FACTS, read
@@ -248,8 +261,8 @@ end
 -- returned here against it):
 -- { result, token, status, n, waiting, now_ms, last_tick_ms, rate,
 --   mode, state, batch, interval, max_active, active_ttl, redirect,
---   opens_at, prequeue_from, entrants, waiting_ttl, sess, keep, active,
---   ends, last_end, band }
+--   opens_at, prequeue_from, entrants, waiting_ttl, keep, active, ends,
+--   last_end, band, early, ended_ms }
 -- n is the 0-based rank when waiting, the expiry in ms when active, the
 -- entrants when 'prequeue', and the number of active sessions for a queue
 -- summary. waiting, when the caller knows it, saves counting the line
@@ -261,13 +274,13 @@ local function facts(result, token, status, n, now, c, waiting)
   local tick = redis.call('GET', K_tick) or '0'
   local st = line_stats()
   local rate = line_speed(c, st)
-  local sess, keep, active, ends, last, band = eta_facts(c, now, st)
+  local keep, active, ends, last, band, early, ended = eta_facts(c, now, st)
   waiting = waiting or redis.call('ZCARD', K_waiting)
   return { result, token, status, n, waiting, now,
     tonumber(tick), rate, c.mode, state_at(c, now), c.batch, c.interval,
     c.max_active, c.active_ttl, c.redirect or '', c.opens_at / 1000,
     c.prequeue_from / 1000, c.opens_at > 0 and undrawn() or 0,
-    c.waiting_ttl, sess, keep, active, ends, last, band }
+    c.waiting_ttl, keep, active, ends, last, band, early, ended }
 end
 
 -- Where token stands: 'waiting' and its rank (and it is marked seen),
@@ -475,8 +488,11 @@ local function report_fns()
         local e = 'e' .. bucket_of(ERR_LE, err / 1000)
         add[e] = (add[e] or 0) + 1
         emax = math.max(emax or err, err)
+        -- the band's error: a wait counted from the mark is short by
+        -- half a second on average (the marks are a second apart)
         if ms >= ETA_ERR_MIN_MS then
-          rel[#rel + 1] = string.format('%d', (eta * 1000 / ms - 1) * 1000)
+          rel[#rel + 1] = string.format('%d',
+            (eta * 1000 / (ms + 500) - 1) * 1000)
         end
       end
     end

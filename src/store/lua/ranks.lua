@@ -10,8 +10,8 @@
 -- rank (w), the entrants (p), session expiry in ms (a) or 0 (g):
 -- { result, token, status, n, waiting, now_ms, last_tick_ms, rate, mode,
 -- state, batch, interval, max_active, active_ttl, redirect, opens_at,
--- prequeue_from, entrants, waiting_ttl, sess, keep, active, ends,
--- last_end, band, kinds, values }. Or { 'no_queue' }.
+-- prequeue_from, entrants, waiting_ttl, keep, active, ends, last_end,
+-- band, early, ended_ms, kinds, values }. Or { 'no_queue' }.
 local c = load_conf(K_config)
 if not c then
   return { 'no_queue' }
