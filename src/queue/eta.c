@@ -244,7 +244,7 @@ void
 eta_range(const struct queue_facts *f, long long eta, long long *low,
     long long *high)
 {
-	double p10 = ETA_RATE_P10, p90 = ETA_RATE_P90, hi;
+	double p10 = ETA_RATE_P10, p90 = ETA_RATE_P90;
 
 	if (eta < 0) {
 		*low = *high = -1;
@@ -259,10 +259,13 @@ eta_range(const struct queue_facts *f, long long eta, long long *low,
 	}
 	if (p10 <= -0.95)
 		p10 = -0.95;	/* a wait twenty times the estimate at most */
-	/* both are positive: a cast rounds down */
-	*low = (long long)((double)eta / (1 + p90));
-	hi = (double)eta / (1 + p10);
-	*high = (long long)hi + (hi > (double)(long long)hi);
+	/*
+	 * To the nearest second, both positive: floor and ceil widened a
+	 * short wait's band by up to a second each side (bench/eta: 90%
+	 * of waits in a p10-p90 band, not 80%).
+	 */
+	*low = (long long)((double)eta / (1 + p90) + 0.5);
+	*high = (long long)((double)eta / (1 + p10) + 0.5);
 	if (*low > eta)
 		*low = eta;
 	if (*high < eta)

@@ -50,8 +50,8 @@ check_eq "${statuses[*]:10:20}" "$(printf 'waiting %.0s' {1..20} | sed 's/ $//')
 http GET "/v1/queues/cap/tokens/${tokens[10]}"
 check_jq '.status == "waiting" and .position == 1 and (.eta_seconds | type == "number")' \
     "the 11th is first in line, with an ETA"
-check_jq '.eta_range == [(.eta_seconds / (1 + 0.33) | floor), (.eta_seconds / (1 - 0.12) | ceil)]' \
-    "and api.md's eta_range for capacity mode: [eta / 1.33, eta / 0.88]"
+check_jq '.eta_range == [(.eta_seconds / (1 + 0.28) | round), (.eta_seconds / (1 - 0.12) | round)]' \
+    "and api.md's eta_range for a new capacity queue: [eta / 1.28, eta / 0.88]"
 http GET /v1/queues/cap
 check_jq '.active == 10 and .waiting == 20' "summary: 10 active, 20 waiting"
 
