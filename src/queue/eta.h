@@ -5,8 +5,8 @@
 #ifndef WR_ETA_H
 #define WR_ETA_H
 
-/* The soonest session ends a capacity queue's facts carry (lib.lua's
- * ETA_ENDS). */
+/* The most session ends a capacity queue's facts carry (lib.lua's
+ * ETA_ENDS, 16: room to grow). */
 #define ETA_ENDS_MAX 64
 
 /* What a script reports about a queue, enough to estimate a wait. */
@@ -30,7 +30,7 @@ struct queue_facts {
 	long long ends[ETA_ENDS_MAX];	/* their ends, ms after now_ms,
 					 * soonest first */
 	long long last_end;	/* the latest end, ms after now_ms; 0: the
-				 * ends are all of them */
+				 * ends are all of them (eta_last_end) */
 	int band_own;		/* 1: band_p10..90 are the queue's own */
 	int band_p10, band_p90;	/* its signed error told / waited - 1 at
 				 * p10 and p90, in thousandths */
@@ -48,9 +48,9 @@ struct queue_facts {
 int eta_band_parse(struct queue_facts *f, const char *text);
 
 /*
- * The ends field (ms after now, a string of words) into f->ends, at most
- * ETA_ENDS_MAX of them, soonest first. 0, or -1 when a word is not a
- * number or they are not in order.
+ * The ends field (unix ms, a string of words) into f->ends as ms after
+ * f->now_ms (none before it), at most ETA_ENDS_MAX of them, soonest
+ * first. 0, or -1 when a word is not a number or they are not in order.
  */
 int eta_ends_parse(struct queue_facts *f, const char *text);
 

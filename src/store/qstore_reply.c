@@ -114,6 +114,9 @@ facts_eta(const redisReply *r, size_t at, struct queue_facts *q)
 	    eta_ends_parse(q, ends) == -1 || eta_band_parse(q, band) == -1)
 		return -1;
 	q->keep = strtod(keep, NULL);
+	if (q->last_end > 0)		/* unix ms, as the ends */
+		q->last_end = q->last_end > q->now_ms ?
+		    q->last_end - q->now_ms : 0;
 	return 0;
 }
 

@@ -180,8 +180,8 @@ START_TEST(test_range)
 
 	eta_range(&f, 100, &lo, &hi);
 	ck_assert(lo <= 100 && hi >= 100 && lo < hi);
-	ck_assert_int_eq(lo, 93);		/* 100 / 1.08, rounded */
-	ck_assert_int_eq(hi, 108);		/* 100 / 0.93 */
+	ck_assert_int_eq(lo, 91);		/* 100 / 1.1, rounded */
+	ck_assert_int_eq(hi, 111);		/* 100 / 0.9 */
 	eta_range(&f, 0, &lo, &hi);
 	ck_assert_int_eq(lo, 0);
 	ck_assert_int_eq(hi, 0);
@@ -353,7 +353,11 @@ START_TEST(test_ends_parse)
 	ck_assert_int_eq(eta_ends_parse(&f, "20 10"), -1);
 	ck_assert_int_eq(eta_ends_parse(&f, "10 x"), -1);
 	ck_assert_int_eq(eta_ends_parse(&f, "10x"), -1);
-	ck_assert_int_eq(eta_ends_parse(&f, "-10"), -1);
+	f.now_ms = 100;		/* unix ms: an end before now is now */
+	ck_assert_int_eq(eta_ends_parse(&f, "90 130"), 0);
+	ck_assert_int_eq(f.ends[0], 0);
+	ck_assert_int_eq(f.ends[1], 30);
+	f.now_ms = 0;
 	for (int i = 0; i < ETA_ENDS_MAX + 2; i++)
 		strcat(many, "7 ");
 	ck_assert_int_eq(eta_ends_parse(&f, many), 0);

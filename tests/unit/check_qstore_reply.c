@@ -87,10 +87,12 @@ reset(void)
 #define HELD_PART str("1700000000000001"), num(500), str("1700000900000")
 
 /* lib.lua's eta_facts(): nine in ten leavers admitted, three sessions
- * inside ending in 1.2, 4.5 and 9 s, no band; 2 of the sessions ended
+ * inside ending in 1.2, 4.5 and 9 s (unix ms; HEAD_PART's now is ...123),
+ * no band; 2 of the sessions ended
  * ended early, all of them inside for 60 s. */
 #define ETA_PART \
-	str("0.9000"), num(3), str("1200 4500 9000"), num(0), str(""), \
+	str("0.9000"), num(3), \
+	str("1700000001323 1700000004623 1700000009123"), num(0), str(""), \
 	str("2"), str("60000")
 
 /* admin_show's wait: 16 buckets (HMGET: nil or text) and the sum. */

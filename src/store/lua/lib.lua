@@ -216,28 +216,33 @@ local function line_speed(c, st)
 end
 
 -- The sessions inside a capacity queue, for the ETA (eta.c): how many
--- have not ended by now, the ends of the soonest ETA_ENDS of them (ms
--- after now, ascending, one string of words) and the end of the latest
--- (ms after now; 0 when the soonest are all of them). One call when
--- they are few, three when there are more (the count, the latest): never
--- a read of the whole set.
-local ETA_ENDS = 64
-local function session_ends(c, now)
-  if c.mode ~= 'capacity' or tonumber(c.max_active) <= 0 then
-    return 0, '', 0
+-- have not ended by now, the ends of the soonest ETA_ENDS of them (ms,
+-- ascending, one string of words: the scores as Redis wrote them, no
+-- number made of each) and the end of the latest ('0' when the soonest
+-- are all of them). One call when they are few, three when there are
+-- more (the count, the latest): never a read of the whole set. Each end
+-- read costs Redis about 6k instructions (bench/scripts' statuscap: a
+-- waiter's status, 203k in rate mode, was 675k with 64): ETA_ENDS = 16
+-- keeps the ETA exact in a room of up to 16 sessions. Nothing for a
+-- status that needs no ETA (wants false: an active session's, a
+-- pre-queue entrant's).
+local ETA_ENDS = 16
+local function session_ends(c, now, wants)
+  if c.mode ~= 'capacity' or tonumber(c.max_active) <= 0 or
+      wants == false then
+    return 0, '', '0'
   end
   local soon = redis.call('ZRANGEBYSCORE', K_active, '(' .. ms_text(now),
     '+inf', 'WITHSCORES', 'LIMIT', 0, ETA_ENDS)
   local ends = {}
   for i = 2, #soon, 2 do
-    ends[#ends + 1] = string.format('%d', tonumber(soon[i]) - now)
+    ends[i / 2] = soon[i]
   end
-  local n, last = #ends, 0
+  local n, last = #ends, '0'
   if n == ETA_ENDS then
     n = active_count(now)
     if n > ETA_ENDS then
-      last = tonumber(redis.call('ZRANGE', K_active, -1, -1, 'WITHSCORES')[2])
-        - now
+      last = redis.call('ZRANGE', K_active, -1, -1, 'WITHSCORES')[2]
     end
   end
   return n, table.concat(ends, ' '), last
@@ -250,8 +255,8 @@ end
 -- room_report.lua's; '' until written), and of the sessions that ended,
 -- how many ended early and how long all were inside (ms;
 -- sessions_ended).
-local function eta_facts(c, now, st)
-  local active, ends, last = session_ends(c, now)
+local function eta_facts(c, now, st, wants)
+  local active, ends, last = session_ends(c, now, wants)
   return string.format('%.4f', line_keep(st)), active, ends, last,
     st[5] or '', st[6] or '0', st[7] or '0'
 end
@@ -274,7 +279,8 @@ local function facts(result, token, status, n, now, c, waiting)
   local tick = redis.call('GET', K_tick) or '0'
   local st = line_stats()
   local rate = line_speed(c, st)
-  local keep, active, ends, last, band, early, ended = eta_facts(c, now, st)
+  local keep, active, ends, last, band, early, ended = eta_facts(c, now, st,
+    status ~= 'active' and status ~= 'prequeue')
   waiting = waiting or redis.call('ZCARD', K_waiting)
   return { result, token, status, n, waiting, now,
     tonumber(tick), rate, c.mode, state_at(c, now), c.batch, c.interval,
