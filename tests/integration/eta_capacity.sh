@@ -8,7 +8,9 @@
 # admitted SPACING apart, so their ends are too; the truth is when each
 # waiter's status first reads active (polled). A DELETE that frees a slot
 # early lets the next waiter in at once, and the one behind is told the
-# next session's end.
+# next session's end. And eta_range is the queue's own p10 to p90 once 50
+# errors are counted (the stats hash's eta_errs, written here as the
+# admissions would), the mode's default before.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +22,12 @@ cat >"$WR_TMP/eta.conf" <<EOF2
 mode        = capacity
 max_active  = 3
 active_ttl  = $TTL
+waiting_ttl = 600
+
+[queue band]
+mode        = capacity
+max_active  = 1
+active_ttl  = 600
 waiting_ttl = 600
 EOF2
 
@@ -127,3 +135,38 @@ ETAS[4]=$(json .eta_seconds)
 JOINED[4]=$(((before + after) / 2)) SLACK[4]=$(((after - before) / 2))
 check "it is let in when the next session ends" poll_in 4 4
 check_eta 4 "and was told when that session ends"
+
+# ---- the band: the mode's default, then the queue's own -------------------
+
+join band
+join band
+band_token=$TOKEN
+http GET "/v1/queues/band/tokens/$band_token"
+check_jq '.position == 1 and .eta_range == [(.eta_seconds / 1.28 | round),
+    (.eta_seconds / 0.88 | round)]' "a new capacity queue's band is the default"
+
+# errs N: N errors, half -10% and half +10% (thousandths, oldest first).
+errs() {
+	local i out=
+	for ((i = 0; i < $1; i++)); do
+		out+="$(((i % 2) * 200 - 100)) "
+	done
+	echo "${out% }"
+}
+# samples: the queue's samples so far (room_report.lua's, one a second).
+samples() {
+	rcli zcard "wr:{band}:series"
+}
+rcli hset "wr:{band}:stats" eta_errs "$(errs 49)" eta_errs_n 49 >/dev/null
+n=$(samples)
+check "a report runs after 49 errors" wait_until "[ \$(samples) -gt $n ]" 5
+n=$(samples)
+check "and another" wait_until "[ \$(samples) -gt $n ]" 5
+check_eq "$(rcli hget "wr:{band}:stats" eta_band)" "" "49 errors make no band"
+
+rcli hset "wr:{band}:stats" eta_errs "$(errs 50)" eta_errs_n 50 >/dev/null
+check "50 make the queue's own band: p10 -10%, p90 +10%, on 50" wait_until \
+    '[ "$(rcli hget "wr:{band}:stats" eta_band)" = "-100 100 50" ]' 5
+http GET "/v1/queues/band/tokens/$band_token"
+check_jq '.eta_range == [(.eta_seconds / 1.1 | round), (.eta_seconds / 0.9 |
+    round)]' "and a waiter's eta_range is [eta / 1.1, eta / 0.9]"
