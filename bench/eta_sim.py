@@ -53,7 +53,8 @@ def visitor(cfg, rng_seed, start, out):
         return
     token, eta0 = s["token"], s.get("eta_seconds")
     polls, last = [], t0
-    rec = {"kind": "abandoned" if abandon else "waited", "eta0": eta0}
+    rec = {"kind": "abandoned" if abandon else "waited", "eta0": eta0,
+           "range0": s.get("eta_range"), "t0": t0 - cfg["t_start"]}
     if s["status"] == "active":
         rec["kind"], rec["wait"] = "at_once", 0.0
     while s["status"] != "active":
@@ -93,6 +94,7 @@ def main():
     cfg = json.loads(sys.argv[1])
     rng = random.Random(cfg["seed"])
     t, starts = time.monotonic() + 0.5, []
+    cfg["t_start"] = t
     end = t + cfg["span"]
     while t < end:
         starts.append(t)
@@ -104,34 +106,61 @@ def main():
         threads.append(th)
     for th in threads:
         th.join()
-    join_err, half_err, waits, join_bias, half_bias = [], [], [], [], []
+    raw = {"join": [], "half": [], "inside": [], "waits": [], "visits": []}
     for r in out:
         w = r.get("wait")
         if r["kind"] != "waited" or w is None or w < cfg["min_wait"]:
             continue
-        waits.append(w)
+        raw["waits"].append(w)
         if r["eta0"] is not None:
-            join_err.append(abs(r["eta0"] - w) / w)
-            join_bias.append((r["eta0"] - w) / w)
+            raw["join"].append((r["eta0"] - w) / w)
+            rg = r.get("range0")
+            if rg:
+                raw["inside"].append(1 if rg[0] <= w <= rg[1] else 0)
+                raw["visits"].append([round(r["t0"], 2), r["eta0"], rg[0],
+                                      rg[1], round(w, 2)])
         left = [(abs(pt - w / 2), pt, e) for pt, e in r["polls"] if e is not None]
         if left:
             _, pt, e = min(left)
             if w - pt >= cfg["min_wait"] / 2:
-                half_err.append(abs(e - (w - pt)) / (w - pt))
-                half_bias.append((e - (w - pt)) / (w - pt))
+                raw["half"].append((e - (w - pt)) / (w - pt))
     kinds = {}
     for r in out:
         kinds[r["kind"]] = kinds.get(r["kind"], 0) + 1
-    print(json.dumps({
-        "mode": cfg["mode"], "visitors": len(out), "kinds": kinds,
-        "measured": len(join_err),
+    head = {"mode": cfg["mode"], "seed": cfg["seed"], "visitors": len(out),
+            "kinds": kinds}
+    print(json.dumps(dict(head, **summary(raw), raw=raw)))
+
+
+def summary(raw):
+    """The figures of raw's signed errors (estimate / truth - 1), waits
+    and coverage flags (1: the wait fell in the join's eta_range)."""
+    join = [abs(x) for x in raw["join"]]
+    half = [abs(x) for x in raw["half"]]
+    waits, inside = raw["waits"], raw["inside"]
+    return {
+        "measured": len(join),
         "wait_median": quantile(waits, 0.5), "wait_max": max(waits) if waits else None,
-        "join_median": quantile(join_err, 0.5), "join_p90": quantile(join_err, 0.9),
-        "half_median": quantile(half_err, 0.5), "half_p90": quantile(half_err, 0.9),
-        "join_p10_signed": quantile(join_bias, 0.1), "join_p90_signed": quantile(join_bias, 0.9),
-        "half_p10_signed": quantile(half_bias, 0.1), "half_p90_signed": quantile(half_bias, 0.9),
-    }))
+        "join_median": quantile(join, 0.5), "join_p90": quantile(join, 0.9),
+        "half_median": quantile(half, 0.5), "half_p90": quantile(half, 0.9),
+        "join_p10_signed": quantile(raw["join"], 0.1),
+        "join_p90_signed": quantile(raw["join"], 0.9),
+        "half_p10_signed": quantile(raw["half"], 0.1),
+        "half_p90_signed": quantile(raw["half"], 0.9),
+        "coverage": sum(inside) / len(inside) if inside else None,
+    }
+
+
+def pool():
+    """--pool: the runs' JSON lines (stdin) of one mode, pooled: one line
+    with the figures over all their visitors, seed "pooled"."""
+    runs = [json.loads(line) for line in sys.stdin if line.strip()]
+    raw = {k: [x for r in runs for x in r["raw"][k]]
+           for k in ("join", "half", "inside", "waits")}
+    print(json.dumps(dict({"mode": runs[0]["mode"], "seed": "pooled",
+                           "visitors": sum(r["visitors"] for r in runs)},
+                          **summary(raw))))
 
 
 if __name__ == "__main__":
-    main()
+    pool() if sys.argv[1:] == ["--pool"] else main()

@@ -5,6 +5,10 @@
 #ifndef WR_ETA_H
 #define WR_ETA_H
 
+/* The most session ends a capacity queue's facts carry (lib.lua's
+ * ETA_ENDS, 16: room to grow). */
+#define ETA_ENDS_MAX 64
+
 /* What a script reports about a queue, enough to estimate a wait. */
 struct queue_facts {
 	int mode;		/* enum queue_mode */
@@ -18,7 +22,37 @@ struct queue_facts {
 	long long last_tick_ms;	/* last admission; 0: never */
 	double rate;		/* how fast the line moves, places a second
 				 * (lib.lua's line_speed); 0: unknown */
+	/* lib.lua's eta_facts(): */
+	double keep;		/* share of the line's leavers admitted (the
+				 * rest abandoned); 0: unknown, taken as 1 */
+	long long active;	/* capacity: the sessions inside */
+	int nends;		/* capacity: how many of ends are known */
+	long long ends[ETA_ENDS_MAX];	/* their ends, ms after now_ms,
+					 * soonest first */
+	long long last_end;	/* the latest end, ms after now_ms; 0: the
+				 * ends are all of them (eta_last_end) */
+	int band_own;		/* 1: band_p10..90 are the queue's own */
+	int band_p10, band_p90;	/* its signed error told / waited - 1 at
+				 * p10 and p90, in thousandths */
+	long band_n;		/* the admissions they rest on */
+	long long early;	/* capacity: sessions that ended before their
+				 * active_ttl (a DELETE, a no-show) */
+	long long ended_ms;	/* the time all ended sessions were inside */
 };
+
+/*
+ * The queue's own band from its facts' band field ("p10 p90 n"): into f,
+ * or nothing when the text is empty or not three numbers. 0, -1 when the
+ * text is not empty and not that.
+ */
+int eta_band_parse(struct queue_facts *f, const char *text);
+
+/*
+ * The ends field (unix ms, a string of words) into f->ends as ms after
+ * f->now_ms (none before it), at most ETA_ENDS_MAX of them, soonest
+ * first. 0, or -1 when a word is not a number or they are not in order.
+ */
+int eta_ends_parse(struct queue_facts *f, const char *text);
 
 /*
  * Seconds until position (1 = next) is admitted; -1 when there is no
@@ -28,8 +62,10 @@ long long eta_seconds(const struct queue_facts *f, long long position);
 
 /*
  * The range the wait at this estimate will likely fall in, [*low,
- * *high] seconds (low <= eta <= high): bench/eta's p10 to p90 of the
- * estimate's error for the queue's mode. Nothing when eta is -1.
+ * *high] seconds (low <= eta <= high, each to the nearest second): the
+ * p10 to p90 of the estimate's signed error, the queue's own once it has
+ * them (band_own), else bench/eta's for the queue's mode. -1, -1 when
+ * eta is -1.
  */
 void eta_range(const struct queue_facts *f, long long eta, long long *low,
     long long *high);

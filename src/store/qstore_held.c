@@ -126,5 +126,9 @@ held_fill(const struct held *h, const char *queue, struct standing *st)
 	st->q.last_tick_ms = read.q.last_tick_ms;
 	st->q.state = read.q.state;
 	st->q.rate = s->rate;
+	/* the band as the short head read it */
+	st->q.band_own = read.q.band_own;
+	st->q.band_p10 = read.q.band_p10, st->q.band_p90 = read.q.band_p90;
+	st->q.band_n = read.q.band_n;
 	return 0;
 }

@@ -60,8 +60,9 @@ void held_rate(struct held *h, const char *queue, const char *ver,
     double rate);
 
 /*
- * A short head's batch: s (its waiting, now, last tick and state, as read)
- * completed from what is held for queue. -1 when nothing is held.
+ * A short head's batch: s (its waiting, now, last tick, state and ETA
+ * band, as read) completed from what is held for queue. -1 when nothing
+ * is held.
  */
 int held_fill(const struct held *h, const char *queue, struct standing *s);
 

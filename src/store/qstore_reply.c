@@ -96,6 +96,30 @@ facts_queue(const redisReply *r, size_t at, struct standing *s)
 	return 0;
 }
 
+/* The ETA's facts (shape ETA_FACTS, lib.lua's eta_facts()), which start
+ * at field at of r. */
+static int
+facts_eta(const redisReply *r, size_t at, struct queue_facts *q)
+{
+	char keep[32], ends[ETA_ENDS_MAX * 16], band[64];
+
+	if (r->elements < at + ETA_FACTS_FIELDS ||
+	    field_text(r, at + ETA_FACTS_KEEP, keep, sizeof keep) == -1 ||
+	    qreply_num(r, at + ETA_FACTS_ACTIVE, &q->active) == -1 ||
+	    field_text(r, at + ETA_FACTS_ENDS, ends, sizeof ends) == -1 ||
+	    qreply_num(r, at + ETA_FACTS_LAST_END, &q->last_end) == -1 ||
+	    field_text(r, at + ETA_FACTS_BAND, band, sizeof band) == -1 ||
+	    qreply_num(r, at + ETA_FACTS_EARLY, &q->early) == -1 ||
+	    qreply_num(r, at + ETA_FACTS_ENDED_MS, &q->ended_ms) == -1 ||
+	    eta_ends_parse(q, ends) == -1 || eta_band_parse(q, band) == -1)
+		return -1;
+	q->keep = strtod(keep, NULL);
+	if (q->last_end > 0)		/* unix ms, as the ends */
+		q->last_end = q->last_end > q->now_ms ?
+		    q->last_end - q->now_ms : 0;
+	return 0;
+}
+
 static enum result
 word_result(const char *w)
 {
@@ -145,7 +169,8 @@ qreply_standing(const redisReply *r, enum result *res, struct standing *s)
 		return rc;
 	if (r->elements < FACTS_FIELDS)
 		return -1;
-	return facts_queue(r, FACTS_NOW_MS, s);
+	return facts_queue(r, FACTS_NOW_MS, s) == -1 ||
+	    facts_eta(r, FACTS_KEEP, &s->q) == -1 ? -1 : 0;
 }
 
 /* The full head's last fields: what the daemon may hold (qstore_held.h). */
@@ -162,13 +187,15 @@ join_head_held(const redisReply *r, struct held_head *hh)
 static int
 join_head_short(const redisReply *r, struct standing *s)
 {
-	char state[16];
+	char state[16], band[64];
 
 	if (qreply_num(r, JOIN_SHORT_WAITING, &s->waiting) == -1 ||
 	    s->waiting < 0 ||
 	    qreply_num(r, JOIN_SHORT_NOW_MS, &s->q.now_ms) == -1 ||
 	    qreply_num(r, JOIN_SHORT_LAST_TICK_MS, &s->q.last_tick_ms) == -1 ||
-	    field_text(r, JOIN_SHORT_STATE, state, sizeof state) == -1)
+	    field_text(r, JOIN_SHORT_STATE, state, sizeof state) == -1 ||
+	    field_text(r, JOIN_SHORT_BAND, band, sizeof band) == -1 ||
+	    eta_band_parse(&s->q, band) == -1)
 		return -1;
 	s->q.state = state_of(state);
 	return JOIN_HEAD_HELD;
@@ -190,6 +217,7 @@ qreply_join_head(const redisReply *r, struct standing *s,
 		return -1;
 	if (qreply_num(r, JOIN_HEAD_WAITING, &s->waiting) == -1 ||
 	    s->waiting < 0 || facts_queue(r, JOIN_HEAD_NOW_MS, s) == -1 ||
+	    facts_eta(r, JOIN_HEAD_KEEP, &s->q) == -1 ||
 	    join_head_held(r, hh) == -1)
 		return -1;
 	return JOIN_HEAD_FULL;

@@ -51,8 +51,8 @@ check_jq '.active == 8 and .waiting == 22' "after 5 s exactly 8 are active, 22 w
 http GET "/v1/queues/caps/tokens/${tokens[8]}"
 check_jq '.status == "waiting" and .position == 1 and .eta_seconds > 5' \
     "the 9th waits first in line, its ETA set by the session cap, not the rate"
-check_jq '.eta_range == [(.eta_seconds / (1 + 0.11) | floor), (.eta_seconds / (1 - 0.12) | ceil)]' \
-    "its eta_range is api.md's for rate mode: [eta / 1.11, eta / 0.88]"
+check_jq '.eta_range == [(.eta_seconds / (1 + 0.1) | round), (.eta_seconds / (1 - 0.1) | round)]' \
+    "its eta_range is api.md's for a new rate queue: [eta / 1.1, eta / 0.9]"
 
 # ---- a DELETE frees a slot for the next interval --------------------------
 

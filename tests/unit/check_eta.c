@@ -1,4 +1,6 @@
 /* check_eta.c: estimated waits, with the clock injected. */
+#include <string.h>
+
 #include "conf.h"
 #include "eta.h"
 #include "unit.h"
@@ -178,8 +180,8 @@ START_TEST(test_range)
 
 	eta_range(&f, 100, &lo, &hi);
 	ck_assert(lo <= 100 && hi >= 100 && lo < hi);
-	ck_assert_int_eq(lo, 90);
-	ck_assert_int_eq(hi, 114);
+	ck_assert_int_eq(lo, 91);		/* 100 / 1.1, rounded */
+	ck_assert_int_eq(hi, 111);		/* 100 / 0.9 */
 	eta_range(&f, 0, &lo, &hi);
 	ck_assert_int_eq(lo, 0);
 	ck_assert_int_eq(hi, 0);
@@ -189,6 +191,177 @@ START_TEST(test_range)
 	f = capacity(1.0);
 	eta_range(&f, 300, &lo, &hi);
 	ck_assert(lo < 300 && hi > 300);
+}
+END_TEST
+
+/*
+ * Capacity mode with the sessions inside known: 4 slots of 10 s, all
+ * taken, ending in 2, 5, 7 and 9 s; every session runs its whole time
+ * (mean session = active_ttl) and nobody abandons (keep 1).
+ */
+static struct queue_facts
+known(void)
+{
+	struct queue_facts f = {
+		.mode = MODE_CAPACITY, .state = STATE_OPEN, .max_active = 4,
+		.active_ttl = 10, .now_ms = T0, .last_tick_ms = T0 - 1000,
+		.rate = 0.4, .keep = 1, .active = 4,
+		.nends = 4, .ends = { 2000, 5000, 7000, 9000 },
+	};
+
+	return f;
+}
+
+/* Without early ends: the p-th waiter enters at the p-th end (and the
+ * tick after it), then the rounds after it each one whole session later. */
+START_TEST(test_capacity_known_ends)
+{
+	struct queue_facts f = known();
+
+	ck_assert_int_eq(eta_seconds(&f, 1), 2);
+	ck_assert_int_eq(eta_seconds(&f, 2), 5);
+	ck_assert_int_eq(eta_seconds(&f, 3), 7);
+	ck_assert_int_eq(eta_seconds(&f, 4), 9);
+	ck_assert_int_eq(eta_seconds(&f, 5), 12);
+	ck_assert_int_eq(eta_seconds(&f, 8), 19);
+	ck_assert_int_eq(eta_seconds(&f, 9), 22);
+	f.ends[0] = 1300;		/* ms, and the tick's 125, rounded once */
+	ck_assert_int_eq(eta_seconds(&f, 1), 1);
+	ck_assert_int_eq(eta_seconds(&f, 5), 11);
+}
+END_TEST
+
+/* A free slot takes the first waiter at once; the rest shift by one. */
+START_TEST(test_capacity_free_slot)
+{
+	struct queue_facts f = known();
+
+	f.active = 3, f.nends = 3;
+	ck_assert_int_eq(eta_seconds(&f, 1), 0);
+	ck_assert_int_eq(eta_seconds(&f, 2), 2);
+	ck_assert_int_eq(eta_seconds(&f, 4), 7);
+	ck_assert_int_eq(eta_seconds(&f, 5), 12);
+}
+END_TEST
+
+/* Half the line's leavers abandoned: of 4 places ahead, 2 are admitted. */
+START_TEST(test_capacity_abandonment)
+{
+	struct queue_facts f = known();
+
+	f.keep = 0.5;
+	ck_assert_int_eq(eta_seconds(&f, 4), 5);
+	ck_assert_int_eq(eta_seconds(&f, 3), 5);	/* 1.5 places: 2 */
+	ck_assert_int_eq(eta_seconds(&f, 16), 19);
+}
+END_TEST
+
+/*
+ * Sessions that end early free slots before the known ends: 18 early
+ * ends in 72 s of sessions (the ended ones 15 s, the 4 inside 8 + 5 + 3 +
+ * 1 s, and as if a round of 4 whole ones, 40 s, before) is h = 0.25 a
+ * second each, 1 a second among the 4. By t, the ends up to t still
+ * inside (1 / (1 + h e) of them) and t early ones.
+ */
+START_TEST(test_capacity_early_ends)
+{
+	struct queue_facts f = known();
+
+	f.early = 18, f.ended_ms = 15000;
+	/* t = 1 at 1 s, before the first end */
+	ck_assert_int_eq(eta_seconds(&f, 1), 1);
+	/* at 2 s: 2, and the end at 2 s still there (1 / 1.5): 2.67 */
+	ck_assert_int_eq(eta_seconds(&f, 2), 2);
+	/* then 0.67 + t = 3 at 2.33 s */
+	ck_assert_int_eq(eta_seconds(&f, 3), 2);
+	/* the rounds after: a mean session of 10 / (1 + 1.25) = 4.44 s */
+	ck_assert_int_eq(eta_seconds(&f, 5), 6);	/* 1 + 4.44 */
+	f.early = 1, f.ended_ms = 0;	/* one early end, in a round's time */
+	ck_assert_int_eq(eta_seconds(&f, 1), 2);
+	f.early = 0;			/* none early: the ends as they are */
+	ck_assert_int_eq(eta_seconds(&f, 3), 7);
+	ck_assert_int_eq(eta_seconds(&f, 5), 12);
+}
+END_TEST
+
+/* More sessions than ends known: the rest on the line to the latest. */
+START_TEST(test_capacity_ends_sampled)
+{
+	struct queue_facts f = known();
+
+	f.max_active = 10, f.active = 10, f.nends = 2;
+	f.ends[0] = 1000, f.ends[1] = 2000, f.last_end = 10000;
+	ck_assert_int_eq(eta_seconds(&f, 2), 2);
+	ck_assert_int_eq(eta_seconds(&f, 3), 3);	/* 2 + 8 / 8 */
+	ck_assert_int_eq(eta_seconds(&f, 10), 10);
+	ck_assert_int_eq(eta_seconds(&f, 11), 11);	/* 1 + 10 */
+}
+END_TEST
+
+/* Without ends (a summary before any session) the speed alone, as ever;
+ * a batch cap still binds. */
+START_TEST(test_capacity_no_ends)
+{
+	struct queue_facts f = known();
+
+	f.nends = 0;
+	ck_assert_int_eq(eta_seconds(&f, 4), 10);	/* 4 / 0.4 */
+	f = known();
+	f.batch = 1, f.interval = 5;
+	ck_assert_int_eq(eta_seconds(&f, 4), 19);	/* 4 batches, 1 s in */
+}
+END_TEST
+
+/* The queue's own band, once it has one, instead of bench/eta's. */
+START_TEST(test_range_own)
+{
+	struct queue_facts f = known();
+	long long lo, hi;
+
+	ck_assert_int_eq(eta_band_parse(&f, "-200 250 80"), 0);
+	ck_assert_int_eq(f.band_own, 1);
+	eta_range(&f, 100, &lo, &hi);
+	ck_assert_int_eq(lo, 80);		/* 100 / 1.25 */
+	ck_assert_int_eq(hi, 125);		/* 100 / 0.8 */
+	ck_assert_int_eq(eta_band_parse(&f, "100 300 60"), 0);
+	eta_range(&f, 100, &lo, &hi);
+	ck_assert_int_eq(lo, 77);		/* always estimates high */
+	ck_assert_int_eq(hi, 100);		/* ...and eta stays inside */
+	ck_assert_int_eq(eta_band_parse(&f, "-990 0 60"), 0);
+	eta_range(&f, 100, &lo, &hi);
+	ck_assert_int_eq(hi, 2000);		/* p10 held at -95% */
+	ck_assert_int_eq(eta_band_parse(&f, ""), 0);
+	ck_assert_int_eq(f.band_own, 0);
+	ck_assert_int_eq(eta_band_parse(&f, "-200 250"), -1);
+	ck_assert_int_eq(eta_band_parse(&f, "250 -200 80"), -1);
+	ck_assert_int_eq(eta_band_parse(&f, "-200 250 80 1"), -1);
+	ck_assert_int_eq(eta_band_parse(&f, "-200 250 0"), -1);
+	ck_assert_int_eq(f.band_own, 0);
+}
+END_TEST
+
+START_TEST(test_ends_parse)
+{
+	struct queue_facts f = { 0 };
+	char many[ETA_ENDS_MAX * 4 + 8] = "";
+
+	ck_assert_int_eq(eta_ends_parse(&f, "10 20 20 35"), 0);
+	ck_assert_int_eq(f.nends, 4);
+	ck_assert_int_eq(f.ends[3], 35);
+	ck_assert_int_eq(eta_ends_parse(&f, ""), 0);
+	ck_assert_int_eq(f.nends, 0);
+	ck_assert_int_eq(eta_ends_parse(&f, "20 10"), -1);
+	ck_assert_int_eq(eta_ends_parse(&f, "10 x"), -1);
+	ck_assert_int_eq(eta_ends_parse(&f, "10x"), -1);
+	f.now_ms = 100;		/* unix ms: an end before now is now */
+	ck_assert_int_eq(eta_ends_parse(&f, "90 130"), 0);
+	ck_assert_int_eq(f.ends[0], 0);
+	ck_assert_int_eq(f.ends[1], 30);
+	f.now_ms = 0;
+	for (int i = 0; i < ETA_ENDS_MAX + 2; i++)
+		strcat(many, "7 ");
+	ck_assert_int_eq(eta_ends_parse(&f, many), 0);
+	ck_assert_int_eq(f.nends, ETA_ENDS_MAX);	/* the rest unread */
 }
 END_TEST
 
@@ -221,6 +394,14 @@ main(void)
 	tcase_add_test(tc, test_both_caps);
 	tcase_add_test(tc, test_rate_abandonment);
 	tcase_add_test(tc, test_range);
+	tcase_add_test(tc, test_capacity_known_ends);
+	tcase_add_test(tc, test_capacity_free_slot);
+	tcase_add_test(tc, test_capacity_abandonment);
+	tcase_add_test(tc, test_capacity_early_ends);
+	tcase_add_test(tc, test_capacity_ends_sampled);
+	tcase_add_test(tc, test_capacity_no_ends);
+	tcase_add_test(tc, test_range_own);
+	tcase_add_test(tc, test_ends_parse);
 	tcase_add_test(tc, test_passthrough);
 	suite_add_tcase(s, tc);
 	return unit_run(s);

@@ -86,6 +86,15 @@ reset(void)
  * closes_at in ms). */
 #define HELD_PART str("1700000000000001"), num(500), str("1700000900000")
 
+/* lib.lua's eta_facts(): nine in ten leavers admitted, three sessions
+ * inside ending in 1.2, 4.5 and 9 s (unix ms; HEAD_PART's now is ...123),
+ * no band; 2 of the sessions ended
+ * ended early, all of them inside for 60 s. */
+#define ETA_PART \
+	str("0.9000"), num(3), \
+	str("1700000001323 1700000004623 1700000009123"), num(0), str(""), \
+	str("2"), str("60000")
+
 /* admin_show's wait: 16 buckets (HMGET: nil or text) and the sum. */
 static redisReply *
 wait_hist(void)
@@ -101,8 +110,9 @@ START_TEST(test_whole)
 	enum result res;
 
 	reset();
-	ck_assert_int_eq(qreply_standing(arr(19, str("ok"), str("t-1"),
-	    str("waiting"), num(41), num(100), HEAD_PART), &res, &f), 0);
+	ck_assert_int_eq(qreply_standing(arr(26, str("ok"), str("t-1"),
+	    str("waiting"), num(41), num(100), HEAD_PART, ETA_PART), &res,
+	    &f), 0);
 	ck_assert_int_eq(res, RESULT_OK);
 	ck_assert_str_eq(f.token, "t-1");
 	ck_assert_int_eq(f.active, 0);
@@ -113,6 +123,13 @@ START_TEST(test_whole)
 	ck_assert_int_eq(f.q.batch, 10);
 	ck_assert_int_eq(f.q.waiting_ttl, 120);
 	ck_assert_str_eq(f.redirect, "https://shop.example/");
+	ck_assert_int_eq(f.q.early, 2);
+	ck_assert_int_eq(f.q.ended_ms, 60000);
+	ck_assert(f.q.keep > 0.899 && f.q.keep < 0.901);
+	ck_assert_int_eq(f.q.active, 3);
+	ck_assert_int_eq(f.q.nends, 3);
+	ck_assert_int_eq(f.q.ends[2], 9000);
+	ck_assert_int_eq(f.q.band_own, 0);
 	ck_assert_int_eq(qreply_standing(arr(1, str("gone")), &res, &f), 0);
 	ck_assert_int_eq(res, RESULT_GONE);
 	ck_assert_int_eq(qreply_standing(arr(0), &res, &f), -1);
@@ -132,8 +149,9 @@ START_TEST(test_head_and_entries)
 	long long line;
 
 	reset();
-	ck_assert_int_eq(qreply_join_head(arr(18, num(6), HEAD_PART,
-	    HELD_PART), &head, &hh), JOIN_HEAD_FULL);
+	ck_assert_int_eq(qreply_join_head(arr(25, num(6), HEAD_PART,
+	    HELD_PART, ETA_PART), &head, &hh), JOIN_HEAD_FULL);
+	ck_assert_int_eq(head.q.nends, 3);
 	ck_assert_int_eq(head.waiting, 6);
 	ck_assert_str_eq(hh.ver, "1700000000000001");
 	ck_assert_int_eq(hh.max_waiting, 500);
@@ -219,8 +237,13 @@ START_TEST(test_short_head)
 	struct held_head hh;
 
 	reset();
-	ck_assert_int_eq(qreply_join_head(arr(4, num(6), num(1700000000123),
-	    num(1700000000000), str("closed")), &head, &hh), JOIN_HEAD_HELD);
+	ck_assert_int_eq(qreply_join_head(arr(5, num(6), num(1700000000123),
+	    num(1700000000000), str("closed"), str("-50 120 80")), &head,
+	    &hh), JOIN_HEAD_HELD);
+	ck_assert_int_eq(head.q.band_own, 1);
+	ck_assert_int_eq(head.q.band_p10, -50);
+	ck_assert_int_eq(head.q.band_p90, 120);
+	ck_assert_int_eq(head.q.band_n, 80);
 	ck_assert_int_eq(head.waiting, 6);
 	ck_assert_int_eq(head.q.now_ms, 1700000000123);
 	ck_assert_int_eq(head.q.last_tick_ms, 1700000000000);
@@ -239,23 +262,35 @@ START_TEST(test_bad_heads)
 	ck_assert_int_eq(qreply_join_head(arr(0), &head, &hh),
 	    JOIN_HEAD_NO_QUEUE);
 	ck_assert_int_eq(head.q.now_ms, 0);
-	ck_assert_int_eq(qreply_join_head(arr(17, HEAD_PART, HELD_PART),
+	ck_assert_int_eq(qreply_join_head(arr(24, HEAD_PART, HELD_PART, ETA_PART),
 	    &head, &hh), -1);			/* no line length */
-	ck_assert_int_eq(qreply_join_head(arr(18, str("x"), HEAD_PART,
-	    HELD_PART), &head, &hh), -1);	/* line not a number */
-	ck_assert_int_eq(qreply_join_head(arr(18, num(-1), HEAD_PART,
-	    HELD_PART), &head, &hh), -1);
+	ck_assert_int_eq(qreply_join_head(arr(25, str("x"), HEAD_PART,
+	    HELD_PART, ETA_PART), &head, &hh), -1);	/* line not a number */
+	ck_assert_int_eq(qreply_join_head(arr(25, num(-1), HEAD_PART,
+	    HELD_PART, ETA_PART), &head, &hh), -1);
 	ck_assert_int_eq(qreply_join_head(arr(15, num(6), HEAD_PART),
 	    &head, &hh), -1);			/* nothing of what to hold */
-	ck_assert_int_eq(qreply_join_head(arr(18, num(0), num(1), num(2),
+	reset();
+	ck_assert_int_eq(qreply_join_head(arr(25, num(0), num(1), num(2),
 	    str("1"), str("rate"), str("open"), str("x"), str("1"), str("0"),
 	    str("300"), str(""), num(0), num(0), num(0), str("120"),
-	    HELD_PART), &head,
+	    HELD_PART, ETA_PART), &head,
 	    &hh), -1);	/* batch not a number */
-	ck_assert_int_eq(qreply_join_head(arr(18, num(6), HEAD_PART, str(""),
-	    str("x"), str("0")), &head, &hh), -1);	/* max_waiting */
-	ck_assert_int_eq(qreply_join_head(arr(4, num(6), num(1), num(2),
-	    num(3)), &head, &hh), -1);		/* short, state not text */
+	ck_assert_int_eq(qreply_join_head(arr(25, num(6), HEAD_PART, str(""),
+	    str("x"), str("0"), ETA_PART), &head, &hh), -1);	/* max_waiting */
+	reset();
+	ck_assert_int_eq(qreply_join_head(arr(25, num(6), HEAD_PART,
+	    HELD_PART, str("1"), num(3), str("4500 1200"), num(0), str(""),
+	    num(0), num(0)), &head, &hh), -1);	/* ends out of order */
+	ck_assert_int_eq(qreply_join_head(arr(25, num(6), HEAD_PART,
+	    HELD_PART, str("1"), num(3), str("1200 x"), num(0), str(""),
+	    num(0), num(0)), &head, &hh), -1);	/* an end not a number */
+	ck_assert_int_eq(qreply_join_head(arr(25, num(6), HEAD_PART,
+	    HELD_PART, str("1"), num(3), str(""), num(0), str("-50 120"),
+	    num(0), num(0)), &head, &hh), -1);	/* a band without its n */
+	reset();
+	ck_assert_int_eq(qreply_join_head(arr(5, num(6), num(1), num(2),
+	    num(3), str("")), &head, &hh), -1);		/* short, state not text */
 	ck_assert_int_eq(qreply_join_head(arr(3, num(6), num(1), num(2)),
 	    &head, &hh), -1);
 	ck_assert_int_eq(qreply_join_head(str("x"), &head, &hh), -1);
@@ -303,7 +338,8 @@ END_TEST
 
 /* The facts of a ranks.lua reply, before its kinds and values. */
 #define FACTS_OF_BATCH \
-	str("batch"), str(""), str("batch"), num(0), num(9), HEAD_PART
+	str("batch"), str(""), str("batch"), num(0), num(9), HEAD_PART, \
+	ETA_PART
 
 START_TEST(test_ranks)
 {
@@ -312,7 +348,7 @@ START_TEST(test_ranks)
 	long long v[3], l[3];
 
 	reset();
-	ck_assert_int_eq(qreply_ranks(arr(22, FACTS_OF_BATCH, str("wag"),
+	ck_assert_int_eq(qreply_ranks(arr(29, FACTS_OF_BATCH, str("wag"),
 	    arr(3, num(4), num(1795460399000), num(0)),
 	    arr(3, num(-7), num(0), num(0))), 3, &s, &kinds, v, l), 0);
 	ck_assert_int_eq(s.waiting, 9);
@@ -323,18 +359,18 @@ START_TEST(test_ranks)
 	ck_assert_int_eq(v[1], 1795460399000LL);
 	ck_assert_int_eq(l[0], -7);
 	reset();		/* one token fewer than sent */
-	ck_assert_int_eq(qreply_ranks(arr(22, FACTS_OF_BATCH, str("wa"),
+	ck_assert_int_eq(qreply_ranks(arr(29, FACTS_OF_BATCH, str("wa"),
 	    arr(2, num(4), num(1)), arr(2, num(1), num(0))), 3, &s, &kinds,
 	    v, l), -1);
 	reset();		/* a field more than lib.lua's */
-	ck_assert_int_eq(qreply_ranks(arr(23, FACTS_OF_BATCH, str("x"),
+	ck_assert_int_eq(qreply_ranks(arr(30, FACTS_OF_BATCH, str("x"),
 	    str("w"), arr(1, num(4)), arr(1, num(4))), 1, &s, &kinds, v, l),
 	    -1);
 	reset();
-	ck_assert_int_eq(qreply_ranks(arr(22, FACTS_OF_BATCH, str("w"),
+	ck_assert_int_eq(qreply_ranks(arr(29, FACTS_OF_BATCH, str("w"),
 	    arr(1, str("4")), arr(1, num(4))), 1, &s, &kinds, v, l), -1);
 	reset();		/* no lines */
-	ck_assert_int_eq(qreply_ranks(arr(21, FACTS_OF_BATCH, str("w"),
+	ck_assert_int_eq(qreply_ranks(arr(28, FACTS_OF_BATCH, str("w"),
 	    arr(1, num(4))), 1, &s, &kinds, v, l), -1);
 }
 END_TEST

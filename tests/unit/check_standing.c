@@ -48,9 +48,9 @@ START_TEST(test_waiting)
 	ck_assert_int_eq(st.waiting, 40);
 	/* 25th: three batches, 15 s from the last admission, 2 s ago */
 	ck_assert_int_eq(st.eta_seconds, 13);
-	/* rate mode's range: [eta / 1.11, eta / 0.88] */
-	ck_assert_int_eq(st.eta_low, 11);
-	ck_assert_int_eq(st.eta_high, 15);
+	/* a new rate queue's range: [eta / 1.1, eta / 0.9], rounded */
+	ck_assert_int_eq(st.eta_low, 12);
+	ck_assert_int_eq(st.eta_high, 14);
 	ck_assert_int_eq(st.poll_after, PUSH);	/* 13 s: near the front */
 	ck_assert_ptr_null(st.redirect);
 	ck_assert_int_eq(st.active_until, 0);
@@ -124,8 +124,8 @@ START_TEST(test_stream_waiters)
 	ck_assert_int_eq(st.waiting, 7);
 	/* no session ended yet: 2 slots turn over every 600 s */
 	ck_assert_int_eq(st.eta_seconds, 1200);
-	/* capacity mode's range: [eta / 1.33, eta / 0.88] */
-	ck_assert_int_eq(st.eta_low, 902);
+	/* a new capacity queue's range: [eta / 1.28, eta / 0.88] */
+	ck_assert_int_eq(st.eta_low, 938);
 	ck_assert_int_eq(st.eta_high, 1364);
 	/* no waiting_ttl in these facts: the cap alone */
 	ck_assert_int_eq(st.poll_after, STANDING_POLL_MAX);

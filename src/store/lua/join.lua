@@ -57,10 +57,12 @@
 -- qstore_reply.c), led by the length of the line before the batch:
 --   { waiting, now_ms, last_tick_ms, rate, mode, state, batch, interval,
 --     max_active, active_ttl, redirect, opens_at, prequeue_from,
---     entrants, waiting_ttl, held_ver, max_waiting, closes_at_ms } after reading the
+--     entrants, waiting_ttl, held_ver, max_waiting, closes_at_ms, keep,
+--     active, ends, last_end, band, early, ended_ms } after reading the
 --   whole configuration (held_ver: its version when the daemon may hold
---   its facts, else ''), { waiting, now_ms, last_tick_ms, state } with
---   held facts, or {} when there is no queue
+--   its facts, else ''; the last seven lib.lua's eta_facts()),
+--   { waiting, now_ms, last_tick_ms, state, band } with held facts, or {}
+--   when there is no queue
 -- and each entry is one string of words (one reply object where an array
 -- took six, which the daemon's Redis client builds and frees one by one):
 --   'new': the join's token took the next place at the end of the line
@@ -338,13 +340,17 @@ end
 -- The head last: the tick and rate as they stand after the batch.
 local tick = tonumber(redis.call('GET', K_tick) or '0')
 if held then
-  out[1] = { waiting0, now, tick, state }
+  out[1] = { waiting0, now, tick, state,
+    redis.call('HGET', K_stats, 'eta_band') or '' }
   return out
 end
 local holdable = c.mode == 'rate' and c.access ~= 'invite' and
   c.opens_at == 0
-out[1] = { waiting0, now, tick, line_speed(c), c.mode, state, c.batch,
+local st = line_stats()
+local keep, active, ends, last, band, early, ended = eta_facts(c, now, st)
+out[1] = { waiting0, now, tick, line_speed(c, st), c.mode, state, c.batch,
   c.interval, c.max_active, c.active_ttl, c.redirect or '',
   c.opens_at / 1000, c.prequeue_from / 1000, entrants, c.waiting_ttl,
-  holdable and c.ver or '', cap, ms_text(c.closes_at) }
+  holdable and c.ver or '', cap, ms_text(c.closes_at), keep, active, ends,
+  last, band, early, ended }
 return out

@@ -197,13 +197,41 @@ end
 
 -- k sessions ended, each after ms: each moves the mean a twentieth of
 -- the way (bench/eta: fast enough to follow a room's first minutes).
+-- For the ETA's rate of early ends (eta.c), the time they were inside
+-- ('sess_ms_sum', ms) and, when they ended before active_ttl, how many
+-- did ('sess_early').
 local function sessions_ended(k, ms, c)
   if k <= 0 then
     return
   end
-  local sess = mean_session(c, redis.call('HGET', K_stats, 'sess'))
+  local st = redis.call('HMGET', K_stats, 'sess', 'sess_ms_sum',
+    'sess_early')
+  local sess = mean_session(c, st[1])
   sess = sess + (1 - (19 / 20) ^ k) * (ms - sess)
-  redis.call('HSET', K_stats, 'sess', string.format('%d', sess))
+  local early = tonumber(st[3]) or 0
+  if ms < tonumber(c.active_ttl) * 1000 then
+    early = early + k
+  end
+  redis.call('HSET', K_stats, 'sess', string.format('%d', sess),
+    'sess_ms_sum', string.format('%d', (tonumber(st[2]) or 0) + k * ms),
+    'sess_early', string.format('%d', early))
+end
+
+-- What the line's speed and the ETA read of the stats hash, in one call:
+-- { rate, sess, admitted, abandoned, eta_band, sess_early, sess_ms_sum }.
+local function line_stats()
+  return redis.call('HMGET', K_stats, 'rate', 'sess', 'admitted',
+    'abandoned', 'eta_band', 'sess_early', 'sess_ms_sum')
+end
+
+-- The share of the line's leavers admitted (the rest abandoned), from
+-- line_stats() st: never below a half, 1 until anyone left.
+local function line_keep(st)
+  local adm, ab = tonumber(st[3]) or 0, tonumber(st[4]) or 0
+  if adm + ab > 0 then
+    return math.max(adm / (adm + ab), 0.5)
+  end
+  return 1
 end
 
 -- How fast the line moves, in places a second: the 'rate' of facts().
@@ -213,15 +241,11 @@ end
 -- the share admitted: steady from the first join, where the measured
 -- admission rate (a moving average over a minute) lagged the room by
 -- a third (bench/eta). A rate queue's line moves batch / interval / the
--- share admitted. Any other queue: the measured admission rate.
-local function line_speed(c)
-  local st = redis.call('HMGET', K_stats, 'rate', 'sess', 'admitted',
-    'abandoned')
-  local adm, ab = tonumber(st[3]) or 0, tonumber(st[4]) or 0
-  local keep = 1
-  if adm + ab > 0 then
-    keep = math.max(adm / (adm + ab), 0.5)
-  end
+-- share admitted. Any other queue: the measured admission rate. st:
+-- line_stats(), read here when not given.
+local function line_speed(c, st)
+  st = st or line_stats()
+  local keep = line_keep(st)
   local max, batch = tonumber(c.max_active), tonumber(c.batch)
   local interval = tonumber(c.interval)
   if c.mode == 'capacity' and max > 0 then
@@ -232,27 +256,78 @@ local function line_speed(c)
   return st[1] or '0'
 end
 
+-- The sessions inside a capacity queue, for the ETA (eta.c): how many
+-- have not ended by now, the ends of the soonest ETA_ENDS of them (ms,
+-- ascending, one string of words: the scores as Redis wrote them, no
+-- number made of each) and the end of the latest ('0' when the soonest
+-- are all of them). One call when they are few, three when there are
+-- more (the count, the latest): never a read of the whole set. Each end
+-- read costs Redis about 6k instructions (bench/scripts' statuscap: a
+-- waiter's status, 203k in rate mode, was 675k with 64): ETA_ENDS = 16
+-- keeps the ETA exact in a room of up to 16 sessions. Nothing for a
+-- status that needs no ETA (wants false: an active session's, a
+-- pre-queue entrant's).
+local ETA_ENDS = 16
+local function session_ends(c, now, wants)
+  if c.mode ~= 'capacity' or tonumber(c.max_active) <= 0 or
+      wants == false then
+    return 0, '', '0'
+  end
+  local soon = redis.call('ZRANGEBYSCORE', K_active, '(' .. ms_text(now),
+    '+inf', 'WITHSCORES', 'LIMIT', 0, ETA_ENDS)
+  local ends = {}
+  for i = 2, #soon, 2 do
+    ends[i / 2] = soon[i]
+  end
+  local n, last = #ends, '0'
+  if n == ETA_ENDS then
+    n = active_count(now)
+    if n > ETA_ENDS then
+      last = redis.call('ZRANGE', K_active, -1, -1, 'WITHSCORES')[2]
+    end
+  end
+  return n, table.concat(ends, ' '), last
+end
+
+-- The part of facts() the ETA reads beyond the configuration (eta.c's
+-- struct queue_facts): { keep, active, ends, last_end, band, early,
+-- ended_ms }: the share of leavers admitted (line_keep), the sessions
+-- inside (session_ends), the queue's own band, 'p10 p90 n' ('eta_band',
+-- room_report.lua's; '' until written), and of the sessions that ended,
+-- how many ended early and how long all were inside (ms;
+-- sessions_ended).
+local function eta_facts(c, now, st, wants)
+  local active, ends, last = session_ends(c, now, wants)
+  return string.format('%.4f', line_keep(st)), active, ends, last,
+    st[5] or '', st[6] or '0', st[7] or '0'
+end
+
 -- The reply every status-like script shares (scripts.def's FACTS, read
 -- by qstore_reply.c; check_qstore_reply counts the fields of the table
 -- returned here against it):
 -- { result, token, status, n, waiting, now_ms, last_tick_ms, rate,
 --   mode, state, batch, interval, max_active, active_ttl, redirect,
---   opens_at, prequeue_from, entrants, waiting_ttl }
+--   opens_at, prequeue_from, entrants, waiting_ttl, keep, active, ends,
+--   last_end, band, early, ended_ms }
 -- n is the 0-based rank when waiting, the expiry in ms when active, the
 -- entrants when 'prequeue', and the number of active sessions for a queue
 -- summary. waiting, when the caller knows it, saves counting the line
 -- again. opens_at and prequeue_from are unix seconds (0: none); entrants
 -- the pre-queue entrants not yet drawn (0 without a schedule); waiting_ttl
--- the seconds a waiter may go unseen (the status object's poll_after).
+-- the seconds a waiter may go unseen (the status object's poll_after);
+-- the rest eta_facts()'s.
 local function facts(result, token, status, n, now, c, waiting)
   local tick = redis.call('GET', K_tick) or '0'
-  local rate = line_speed(c)
+  local st = line_stats()
+  local rate = line_speed(c, st)
+  local keep, active, ends, last, band, early, ended = eta_facts(c, now, st,
+    status ~= 'active' and status ~= 'prequeue')
   waiting = waiting or redis.call('ZCARD', K_waiting)
   return { result, token, status, n, waiting, now,
     tonumber(tick), rate, c.mode, state_at(c, now), c.batch, c.interval,
     c.max_active, c.active_ttl, c.redirect or '', c.opens_at / 1000,
     c.prequeue_from / 1000, c.opens_at > 0 and undrawn() or 0,
-    c.waiting_ttl }
+    c.waiting_ttl, keep, active, ends, last, band, early, ended }
 end
 
 -- Where token stands: 'waiting' and its rank (and it is marked seen),
@@ -355,6 +430,59 @@ local function report_fns()
   -- a pre-queue entrant waited from the opening and was told no ETA. One
   -- HINCRBY per bucket touched. The first and the last one's wait (ms).
   -- (Its tables and helpers live inside, made only when it runs.)
+  -- The ETA's own errors ('eta_errs' in the stats hash): the signed error
+  -- (told / waited - 1, in thousandths) of the last ETA_ERRS admitted
+  -- who waited ETA_ERR_MIN_MS or more (a shorter wait makes a share of
+  -- nothing), oldest first, one string of words; 'eta_errs_n' counts all
+  -- ever added, so room_report.lua, which makes their p10 and p90 the
+  -- queue's band (eta_band), reads them again only when it moved.
+  local ETA_ERRS, ETA_ERR_MIN_MS = 200, 2000
+  local function eta_errs_add(rel)
+    if #rel == 0 then
+      return
+    end
+    local was = redis.call('HMGET', K_stats, 'eta_errs', 'eta_errs_n')
+    local all = {}
+    for w in string.gmatch(was[1] or '', '%S+') do
+      all[#all + 1] = w
+    end
+    for i = 1, #rel do
+      all[#all + 1] = rel[i]
+    end
+    redis.call('HSET', K_stats, 'eta_errs',
+      table.concat(all, ' ', math.max(#all - ETA_ERRS + 1, 1)),
+      'eta_errs_n', (tonumber(was[2]) or 0) + #rel)
+  end
+
+  -- The queue's band from its own errors (eta_errs_add), into 'eta_band'
+  -- of its stats hash stats: 'p10 p90 n' (thousandths; n the errors it
+  -- rests on, out of eta_errs_n, which 'eta_band_at' keeps), once there
+  -- are ETA_BAND_MIN; until then none, and eta.c's default holds.
+  local ETA_BAND_MIN = 50
+  local function eta_band(stats)
+    local at = redis.call('HMGET', stats, 'eta_errs_n', 'eta_band_at')
+    if not at[1] or at[1] == at[2] then
+      return
+    end
+    local xs = {}
+    for w in string.gmatch(redis.call('HGET', stats, 'eta_errs') or '',
+        '%S+') do
+      xs[#xs + 1] = tonumber(w)
+    end
+    if #xs < ETA_BAND_MIN then
+      return
+    end
+    table.sort(xs)
+    local function q(p)
+      local at = (#xs - 1) * p
+      local lo = math.floor(at)
+      local hi = math.min(lo + 1, #xs - 1)
+      return xs[lo + 1] + (xs[hi + 1] - xs[lo + 1]) * (at - lo)
+    end
+    redis.call('HSET', stats, 'eta_band', string.format('%d %d %d',
+      math.floor(q(0.1)), math.ceil(q(0.9)), #xs), 'eta_band_at', at[1])
+  end
+
   local function count_waits(joins, popped, t, c)
     local WAIT_LE = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048,
       4096, 8192, 16384 }
@@ -377,7 +505,7 @@ local function report_fns()
         '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
       marks[#marks + 1], marks[#marks + 2] = above[1], above[2]
     end
-    local add, k, waits = {}, 1, {}
+    local add, k, waits, rel = {}, 1, {}, {}
     local wmax, emax = -1, nil
     for i = 2, #popped, 2 do
       local score, ms, eta = tonumber(popped[i])
@@ -407,11 +535,18 @@ local function report_fns()
         local e = 'e' .. bucket_of(ERR_LE, err / 1000)
         add[e] = (add[e] or 0) + 1
         emax = math.max(emax or err, err)
+        -- the band's error: a wait counted from the mark is short by
+        -- half a second on average (the marks are a second apart)
+        if ms >= ETA_ERR_MIN_MS then
+          rel[#rel + 1] = string.format('%d',
+            (eta * 1000 / (ms + 500) - 1) * 1000)
+        end
       end
     end
     for field, n in pairs(add) do
       redis.call('HINCRBY', K_stats, field, n)
     end
+    eta_errs_add(rel)
     local sum = 0
     for i = 1, #waits do
       sum = sum + waits[i]
@@ -471,7 +606,7 @@ local function report_fns()
     return table.concat(row, ' '), peak[1] + peak[2] + peak[3] + peak[4] == 0
       and not v[12]
   end
-  return count_waits, history_row
+  return count_waits, history_row, eta_band
 end
 
 -- Move up to n of the first waiters into active sessions ending

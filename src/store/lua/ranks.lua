@@ -12,7 +12,8 @@
 -- (lib.lua's line_gone): its ticket (w, p), or minus its drawn place (w),
 -- or 0: { result, token, status, n, waiting, now_ms, last_tick_ms, rate,
 -- mode, state, batch, interval, max_active, active_ttl, redirect,
--- opens_at, prequeue_from, entrants, waiting_ttl, kinds, values, lines }.
+-- opens_at, prequeue_from, entrants, waiting_ttl, keep, active, ends,
+-- last_end, band, early, ended_ms, kinds, values, lines }.
 -- Or { 'no_queue' }.
 local c = load_conf(K_config)
 if not c then

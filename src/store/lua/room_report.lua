@@ -7,11 +7,12 @@
 -- it yet this second, writes each queue's sample into its series (trimmed
 -- to 30 minutes) and a join mark (the ticket reached by now, when it
 -- moved, with the ETA this process last told a new waiter and at what
--- position) for tick.lua's times in line. The first sample of a minute
--- also writes the row of the minute before into the queue's history
--- (doc/design.md, "The report"), kept report_ttl seconds and one row
--- more, the baseline of the oldest; an idle minute that changed nothing
--- writes none.
+-- position) for tick.lua's times in line, and the queue's ETA band from
+-- its own errors when they moved (lib.lua's eta_band). The first sample
+-- of a minute also writes the row of the minute before into the queue's
+-- history (doc/design.md, "The report"), kept report_ttl seconds and one
+-- row more, the baseline of the oldest; an idle minute that changed
+-- nothing writes none.
 -- KEYS:
 --   room         the reports (hash: id -> JSON)
 --   room_seen    when each id last reported (sorted set: id -> ms)
@@ -27,7 +28,7 @@
 --                forgotten at once instead of being shown missing
 --   names...     the queues' names, in the same order
 -- Reply: { wrote }: 1 when this call wrote the second's samples, else 0
-local _, history_row = report_fns()
+local _, history_row, eta_band = report_fns()
 local FORGET_MS = 600000
 local FRESH_MS = 5000	-- a report this recent counts its streams
 local KEEP_S = 1800
@@ -136,6 +137,7 @@ for i, q in ipairs(K_queues) do
     if prev > 0 and ended < minute then
       write_row(q, K_history[i], K_series[i], ended)
     end
+    eta_band(q.stats)
     redis.call('ZADD', K_series[i], sec, sample)
     redis.call('ZREMRANGEBYSCORE', K_series[i], '-inf', sec - KEEP_S)
     local seq = tonumber(redis.call('GET', q.seq)) or 0

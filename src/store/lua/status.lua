@@ -5,8 +5,8 @@
 --   token
 -- Reply: facts() with result 'ok' ({ result, token, status, n, waiting,
 -- now_ms, last_tick_ms, rate, mode, state, batch, interval, max_active,
--- active_ttl, redirect, opens_at, prequeue_from, entrants, waiting_ttl }:
--- lib.lua); or
+-- active_ttl, redirect, opens_at, prequeue_from, entrants, waiting_ttl,
+-- keep, active, ends, last_end, band, early, ended_ms }: lib.lua); or
 -- { 'no_queue' } / { 'gone' }
 local c = load_conf(K_config)
 if not c then
