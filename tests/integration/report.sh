@@ -68,6 +68,12 @@ for ((i = 0; i < 11; i++)); do
 	joined_at[$TOKEN]=$(now_ms)
 done
 pass "eleven join the sale"
+# The peaks are sampled once a second (room_report.lua): the leaves below
+# wait for a sample of the full line, which a fast run of joins could
+# otherwise fall between.
+wait_until 'admin GET /v1/admin/queues/sale/report
+	[ "$(json .totals.peak_waiting)" -ge 8 ] 2>/dev/null' $((5 * WR_SLOW)) ||
+    diag "no sample of 8 or more waiting yet: $(json .totals.peak_waiting)"
 stay=("${tokens[@]:0:5}")
 quiet=("${tokens[@]:5:3}")
 http DELETE "/v1/queues/sale/tokens/${tokens[9]}"
