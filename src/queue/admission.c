@@ -22,6 +22,7 @@ struct tick {
 	struct admission *a;
 	char queue[CONF_QUEUE_ID_MAX + 1];
 	struct event *ev;
+	struct event *opening;	/* the draw at the opening; NULL: none yet */
 	int inflight;
 	int dropped;		/* unlinked; tick_done frees it */
 	int listed;		/* in the registry at the last sync */
@@ -57,6 +58,8 @@ tick_free(struct tick *t)
 {
 	if (t->ev)
 		event_free(t->ev);
+	if (t->opening)
+		event_free(t->opening);
 	free(t);
 }
 
@@ -85,6 +88,34 @@ tick_notice(struct tick *t, const struct tick_figures *f)
 }
 
 static void
+opening_fire(evutil_socket_t fd, short what, void *arg)
+{
+	struct tick *t = arg;
+
+	draws_due(t->a->app->draws, t->queue);
+}
+
+/*
+ * The opening comes before the next tick: the draw starts at it, not up
+ * to a period later (a few ms after, so Redis's clock has reached it;
+ * a step before the opening would only find no draw due).
+ */
+static void
+opening_arm(struct tick *t, long long in_ms)
+{
+	struct timeval tv;
+
+	in_ms += 5;
+	tv.tv_sec = (time_t)(in_ms / 1000);
+	tv.tv_usec = (suseconds_t)(in_ms % 1000) * 1000;
+	if (t->opening == NULL &&
+	    (t->opening = evtimer_new(t->a->app->base, opening_fire, t)) ==
+	    NULL)
+		return;
+	evtimer_add(t->opening, &tv);
+}
+
+static void
 tick_done(enum result r, const struct tick_figures *f, void *arg)
 {
 	struct tick *t = arg;
@@ -110,6 +141,8 @@ tick_done(enum result r, const struct tick_figures *f, void *arg)
 		draws_due(t->a->app->draws, t->queue);
 	else if (f->draw == TICK_DRAW_NO_SEED)
 		draws_seed(t->a->app->draws, t->queue);
+	if (f->draw_in >= 0)
+		opening_arm(t, f->draw_in);
 	if (f->expired > 0 || f->abandoned > 0 || f->admitted > 0 ||
 	    f->noshows > 0)
 		log_info("event=tick queue=%s expired=%lld abandoned=%lld "
@@ -215,6 +248,8 @@ tick_unlink(struct admission *a, struct tick *t)
 		p = &(*p)->next;
 	*p = t->next;
 	log_debug("event=tick_stop queue=%s", t->queue);
+	if (t->opening)
+		evtimer_del(t->opening);
 	if (t->inflight) {
 		evtimer_del(t->ev);
 		t->dropped = 1;

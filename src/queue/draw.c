@@ -106,23 +106,39 @@ step(struct run *r, const char *op, const char *operand,
 		run_end(r);
 }
 
-/* The next DRAW_PLACE entrants of the order to be placed, or, once
- * every one was, the end of the walk. */
+/*
+ * The next DRAW_PLACE entrants of the order to be placed, as 'place'
+ * takes them: the piece (their tickets, one a line) and their tokens;
+ * once every one was, the end of the walk.
+ */
 static void
 place_next(struct run *r)
 {
 	char *buf = malloc(DRAW_PLACE * (DRAW_MEMBER_MAX + 1));
-	const char **members = calloc(DRAW_PLACE, sizeof *members);
+	char *piece = malloc(DRAW_PLACE * (TICKET_LEN + 1) + 1);
+	const char **members = calloc(DRAW_PLACE + 1, sizeof *members);
 	size_t n;
 
-	if (buf == NULL || members == NULL) {
+	if (buf == NULL || piece == NULL || members == NULL) {
 		run_end(r);
 		goto done;
 	}
-	n = draw_set_next(r->set, DRAW_PLACE, buf, members);
-	step(r, n > 0 ? "place" : "placed", "", members, n);
+	n = draw_set_next(r->set, DRAW_PLACE, buf, members + 1);
+	for (size_t i = 0; i < n; i++) {
+		memcpy(piece + i * (TICKET_LEN + 1), members[i + 1],
+		    TICKET_LEN);
+		piece[i * (TICKET_LEN + 1) + TICKET_LEN] = '\n';
+		members[i + 1] += TICKET_LEN;
+	}
+	piece[n * (TICKET_LEN + 1)] = '\0';
+	members[0] = piece;
+	if (n > 0)
+		step(r, "place", "", members, n + 1);
+	else
+		step(r, "placed", "", NULL, 0);
 done:
 	free(members);
+	free(piece);
 	free(buf);
 }
 
@@ -157,7 +173,7 @@ read_chunk(struct run *r, const struct qs_draw_step *s, int first)
 		return;
 	}
 	if (s->n > 0)
-		step(r, "read", s->scores[s->n - 1], NULL, 0);
+		step(r, "read", s->last, NULL, 0);
 	else
 		place_next(r);
 }

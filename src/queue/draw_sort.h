@@ -13,7 +13,8 @@
 
 #include "ticket.h"
 
-/* ticket .. token, as draw_step.lua's 'place' takes them. */
+/* ticket .. token: draw.c hands draw_step.lua the tickets as the
+ * order's piece and the tokens apart. */
 #define DRAW_MEMBER_MAX (TICKET_LEN + 64)
 
 struct draw_set;

@@ -31,29 +31,25 @@ static const char *const draw_kinds[] = {
 	[QS_DRAW_DRAWN] = "drawn",
 };
 
-/* The entrants read (none: all were): tokens and scores allocated into
- * *list. */
+/* The entrants read (none: all were): tokens allocated into *list. */
 static int
 draw_hash(const redisReply *r, struct qs_draw_step *d, const char ***list)
 {
 	size_t n;
 
-	if (r->elements < DRAW_HASH_ENTRANTS ||
-	    (r->elements - DRAW_HASH_ENTRANTS) % ENTRANT_FIELDS != 0)
+	if (r->elements < DRAW_HASH_TOKENS)
 		return -1;
-	n = (r->elements - DRAW_HASH_ENTRANTS) / ENTRANT_FIELDS;
+	n = r->elements - DRAW_HASH_TOKENS;
 	if ((d->seed = qreply_str(r, DRAW_HASH_SEED)) == NULL ||
 	    (d->beacon = qreply_str(r, DRAW_HASH_BEACON)) == NULL ||
-	    (*list = calloc(2 * n + 1, sizeof **list)) == NULL)
+	    (d->last = qreply_str(r, DRAW_HASH_LAST)) == NULL ||
+	    (*list = calloc(n + 1, sizeof **list)) == NULL)
 		return -1;
-	d->tokens = *list, d->scores = *list + n, d->n = n;
-	for (size_t i = 0; i < n; i++) {
-		size_t e = DRAW_HASH_ENTRANTS + i * ENTRANT_FIELDS;
-
-		if ((d->tokens[i] = qreply_str(r, e + ENTRANT_TOKEN)) == NULL ||
-		    (d->scores[i] = qreply_str(r, e + ENTRANT_SCORE)) == NULL)
+	d->tokens = *list, d->n = n;
+	for (size_t i = 0; i < n; i++)
+		if ((d->tokens[i] = qreply_str(r, DRAW_HASH_TOKENS + i)) ==
+		    NULL)
 			return -1;
-	}
 	return 0;
 }
 
@@ -68,7 +64,7 @@ draw_text(const redisReply *r, size_t i, const char **bytes, size_t *len)
 }
 
 /* A step's reply into d: its kind, then the fields of that kind's shape.
- * Tokens and scores of a HASH step are allocated into *list (free it). */
+ * The tokens of a HASH step are allocated into *list (free it). */
 static int
 draw_step_reply(const redisReply *r, struct qs_draw_step *d,
     const char ***list)

@@ -19,7 +19,8 @@ struct qs_draw_step {
 	enum qs_draw_kind kind;
 	const char *seed, *beacon;	/* HASH: hex */
 	size_t n;			/* HASH: entrants read, 0: all were */
-	const char **tokens, **scores;	/* HASH: n each */
+	const char **tokens;		/* HASH: the n read */
+	const char *last;		/* HASH: the last one's score */
 	const char *bytes;	/* BYTES, MORE: a piece of the order */
 	size_t len;
 	long long index;		/* MORE: the piece's, -1: none added;

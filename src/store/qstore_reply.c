@@ -349,7 +349,8 @@ qreply_tick(const redisReply *r, struct tick_figures *t)
 	    field_int(r, TICK_DRAW, &draw) == -1 ||
 	    field_text(r, TICK_NOTICE, t->notice, sizeof t->notice) == -1 ||
 	    field_int(r, TICK_FAIL_OPEN_UNTIL, &t->fail_open_until) == -1 ||
-	    field_int(r, TICK_NOSHOWS, &t->noshows) == -1)
+	    field_int(r, TICK_NOSHOWS, &t->noshows) == -1 ||
+	    field_int(r, TICK_DRAW_IN, &t->draw_in) == -1)
 		return -1;
 	t->pow_bits = (int)bits, t->draw = (int)draw;
 	t->rate = strtod(rate, &end);

@@ -67,6 +67,8 @@ struct tick_figures {
 	char notice[NOTICE_BYTES_MAX + 1];	/* "": none */
 	long long fail_open_until;	/* unix s; 0: not failing open */
 	long long noshows;	/* sessions this tick found never used */
+	long long draw_in;	/* ms until the opening, if before the next
+				 * tick and its draw can start then; -1 */
 };
 /* What a scheduled queue's tick asks for. */
 enum qs_tick_draw { TICK_DRAW_NONE, TICK_DRAW_DUE, TICK_DRAW_NO_SEED };

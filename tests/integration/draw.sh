@@ -8,7 +8,8 @@
 # draw happens; then the 300 hold places 1..300, which a few lines of
 # Python (hashlib, hmac: the check doc/api.md gives) recompute from the
 # published seed, commitment and order, and which differ from arrival
-# order; a later join is 301; the first admitted are 1, 2, 3. A queue with
+# order; each draw begins at its opening, not at the next tick; a later
+# join is 301; the first admitted are 1, 2, 3. A queue with
 # a beacon_round is "drawing" until the beacon is posted, and its order
 # follows K = SHA-256(seed || beacon). A draw of 200,000 entrants whose
 # instance is killed mid-draw is finished, once and whole, by another.
@@ -208,6 +209,15 @@ wait_until '[ "$(draw_state sale)" = drawn ]' 20 ||
     bail "the draw is done within 12 s of the opening" "$(wr_last)"
 pass "the draw is done after the opening"
 [ "$(date +%s)" -ge "$T" ] || fail "the draw waited for the opening"
+# Each draw began at its opening, not at the next tick (up to a second
+# after it): Redis's clock at the draw's first step, against opens_at.
+late=()
+for q in sale cap held; do
+	wait_until "[ \"\$(draw_state $q)\" = drawn ]" 10
+	late+=($(($(rcli HGET "wr:{$q}:draw" started_ms) - T * 1000)))
+done
+check_eq "$(printf '%s\n' "${late[@]}" | jq -s 'all(. >= 0 and . < 100)')" \
+    true "each draw began within 0.1 s of its opening (ms late: ${late[*]})"
 http GET /v1/queues/sale/draw
 cp "$WR_TMP/http.body" "$WR_TMP/sale.draw"
 check_jq '.entrants == 300 and .beacon == "" and (.seed | test("^[0-9a-f]{64}$"))

@@ -381,10 +381,11 @@ START_TEST(test_tick_and_figures)
 	struct queue_figures f;
 
 	reset();
-	ck_assert_int_eq(qreply_tick(arr(13, num(1), num(2), num(3), num(4),
+	ck_assert_int_eq(qreply_tick(arr(14, num(1), num(2), num(3), num(4),
 	    num(0), num(-1), num(300), num(1), str("2.500000"), str("17"),
-	    str("Doors at 10"), num(1795780000), num(2)), &t), 0);
+	    str("Doors at 10"), num(1795780000), num(2), num(-1)), &t), 0);
 	ck_assert_int_eq(t.noshows, 2);
+	ck_assert_int_eq(t.draw_in, -1);
 	ck_assert(t.rate == 2.5);
 	ck_assert_str_eq(t.notice, "Doors at 10");
 	ck_assert_int_eq(t.fail_open_until, 1795780000);
@@ -396,20 +397,21 @@ START_TEST(test_tick_and_figures)
 	ck_assert_int_eq(t.full_ms, 0);
 	ck_assert_int_eq(t.pow_bits, -1);	/* no challenge */
 	ck_assert_int_eq(t.pow_ttl, 300);
-	ck_assert_int_eq(qreply_tick(arr(13, num(1), num(0), num(0), num(4),
+	ck_assert_int_eq(qreply_tick(arr(14, num(1), num(0), num(0), num(4),
 	    num(1700000000123), num(16), num(60), num(0), str("0"), str(""),
-	    str(""), num(0), num(0)), &t), 0);
+	    str(""), num(0), num(0), num(1500)), &t), 0);
+	ck_assert_int_eq(t.draw_in, 1500);	/* the opening in 1.5 s */
 	ck_assert_str_eq(t.notice, "");	/* none */
 	ck_assert_int_eq(t.fail_open_until, 0);
 	ck_assert_int_eq(t.full_ms, 1700000000123);	/* Redis was full */
 	ck_assert_int_eq(t.pow_bits, 16);
-	ck_assert_int_eq(qreply_tick(arr(12, num(1), num(2), num(3), num(4),
-	    num(0), num(-1), num(300), num(0), str("1"), str(""), str(""),
-	    num(0)),
-	    &t), -1); /* short */
 	ck_assert_int_eq(qreply_tick(arr(13, num(1), num(2), num(3), num(4),
+	    num(0), num(-1), num(300), num(0), str("1"), str(""), str(""),
+	    num(0), num(0)),
+	    &t), -1); /* short */
+	ck_assert_int_eq(qreply_tick(arr(14, num(1), num(2), num(3), num(4),
 	    num(0), num(-1), num(300), num(0), str("fast"), str(""), str(""),
-	    num(0), num(0)), &t), -1);
+	    num(0), num(0), num(-1)), &t), -1);
 	ck_assert_int_eq(qreply_tick(arr(1, str("no_queue")), &t), -1);
 	ck_assert_int_eq(qreply_first(arr(1, str("no_queue"))),
 	    RESULT_NO_QUEUE);

@@ -22,17 +22,19 @@
 --   lock_ms      the lock's lifetime (ms)
 --   chunk        entrants handed over per step
 --   op           'go' (operand ''); 'read' (operand: the score cursor,
---                the last score read); 'place' (members: ticket .. token
---                of each entrant, in the drawn order); 'placed' (the
+--                the last score read); 'place' (members: the piece, the
+--                entrants' tickets one a line (33 bytes each), then their
+--                tokens, in the drawn order); 'placed' (the
 --                daemon handed over every entrant it read); 'piece'
 --                (operand: the index of a piece of the order); 'summed'
 --                (operand: the order's SHA-256, hex)
 --   operand
 --   members...
 -- Reply: { 'busy' } (another instance holds the lock), { 'idle' } (no
--- draw is due), { kind, seed, beacon, entrants } as { 'hash', seed,
--- beacon, token, score, ... } (undrawn entrants after the cursor, in
--- score order; none when all were read), { kind, piece, index } as
+-- draw is due), { kind, seed, beacon, last, tokens } as { 'hash', seed,
+-- beacon, last, token, ... } (undrawn entrants after the cursor, in
+-- score order, and the last one's score; none and '' when all were
+-- read), { kind, piece, index } as
 -- { 'more', piece, index } (the piece of the order this step added and
 -- its index, -1 when none), { kind, pieces } as { 'sum', pieces } (hash
 -- the order: the daemon that saw every piece from index 0 has it
@@ -62,49 +64,82 @@ end
 redis.call('UNLINK', K_sorted)
 local chunk = tonumber(A_chunk)
 
--- The undrawn entrants after from (a ZRANGE BYSCORE minimum), and the
--- draw's key material.
+-- The undrawn entrants after from (a ZRANGE BYSCORE minimum), the last
+-- one's score, and the draw's key material. Their scores stay in Redis:
+-- the daemon needs only the last, as the next cursor.
 local function read(from)
   local r = redis.call('ZRANGE', K_waiting, from, PRE_BELOW,
-    'BYSCORE', 'LIMIT', 0, chunk, 'WITHSCORES')
+    'BYSCORE', 'LIMIT', 0, chunk)
   local sb = redis.call('HMGET', K_draw, 'seed', 'beacon')
-  local out = { 'hash', sb[1], sb[2] or '' }
+  local last = ''
+  if #r > 0 then
+    last = redis.call('ZSCORE', K_waiting, r[#r])
+  end
+  local out = { 'hash', sb[1], sb[2] or '', last }
   -- not unpack(r): Lua's stack takes about 8,000 values
   for i = 1, #r do
-    out[i + 3] = r[i]
+    out[i + 4] = r[i]
   end
   return out
 end
 
+-- The entrants handed over whose line at place + i is still theirs: the
+-- piece's lines of those, and how many; the places after one that was
+-- not (it left, or another instance placed it) close up behind it.
+local function close_up(placed, piece, n)
+  local tokens = {}
+  for i = 1, n do
+    tokens[i] = A_members[i + 1]
+  end
+  local scores = redis.call('ZMSCORE', K_waiting, unpack(tokens))
+  local lines, args, k = {}, {}, 0
+  for i = 1, n do
+    if tonumber(scores[i]) == DRAWN + placed + i then
+      k = k + 1
+      lines[k] = string.sub(piece, 33 * i - 32, 33 * i)
+      if k < i then
+        args[#args + 1] = DRAWN + placed + k
+        args[#args + 1] = tokens[i]
+      end
+    end
+  end
+  for i = 1, #args, 4000 do
+    redis.call('ZADD', K_waiting, 'XX', unpack(args, i,
+      math.min(i + 3999, #args)))
+  end
+  return table.concat(lines), k
+end
+
 -- Each entrant handed over that is still undrawn gets the next place,
--- and its ticket a line of this step's piece of the order.
+-- and its ticket a line of this step's piece of the order. All at once:
+-- an undrawn score lies above every drawn one, so ZADD LT moves only
+-- the undrawn, and CH counts them; a member gone is not added (XX).
 local function place()
   local placed = tonumber(redis.call('HGET', K_draw, 'placed'))
-  local tokens = {}
-  for i = 1, #A_members do
-    tokens[i] = string.sub(A_members[i], 33)
+  local piece, n = A_members[1], #A_members - 1
+  if #piece ~= 33 * n then
+    return redis.error_reply('draw_step: a piece of ' .. #piece ..
+      ' bytes for ' .. n .. ' entrants')
   end
-  -- one call for the chunk's scores: who is still undrawn
-  local scores = redis.call('ZMSCORE', K_waiting, unpack(tokens))
-  local args, lines = {}, {}
-  for i = 1, #tokens do
-    local score = tonumber(scores[i])
-    if score and score > PRE and score < PRE_TOP then
-      placed = placed + 1
-      args[#args + 1] = DRAWN + placed
-      args[#args + 1] = tokens[i]
-      lines[#lines + 1] = string.sub(A_members[i], 1, 32) .. '\n'
-    end
+  local args, moved = {}, 0
+  for i = 1, n do
+    args[2 * i - 1] = DRAWN + placed + i
+    args[2 * i] = A_members[i + 1]
   end
-  local piece, at = table.concat(lines), -1
-  if #args > 0 then
-    for i = 1, #args, 4000 do
-      redis.call('ZADD', K_waiting, 'XX',
-        unpack(args, i, math.min(i + 3999, #args)))
-    end
+  for i = 1, #args, 4000 do
+    moved = moved + redis.call('ZADD', K_waiting, 'XX', 'LT', 'CH',
+      unpack(args, i, math.min(i + 3999, #args)))
+  end
+  if moved < n then
+    piece, n = close_up(placed, piece, n)
+  end
+  local at = -1
+  if n > 0 then
     -- a list of pieces: appending to one long string copies it
     at = redis.call('RPUSH', K_order, piece) - 1
-    redis.call('HSET', K_draw, 'placed', placed)
+    redis.call('HSET', K_draw, 'placed', placed + n)
+  else
+    piece = ''
   end
   return { 'more', piece, at }
 end
@@ -113,7 +148,7 @@ local op = A_op
 if d[4] == 'walk' then
   if op == 'read' then
     return read('(' .. A_operand)
-  elseif op == 'place' and #A_members > 0 then
+  elseif op == 'place' and #A_members > 1 then
     return place()
   elseif op == 'placed' then
     redis.call('HSET', K_draw, 'phase', 'sum')

@@ -44,7 +44,7 @@
 --   revoked_prefix  a token's revoked key less the token (keys.c)
 --   leeway_ms    the leeway checkers allow a pass, in ms
 -- Reply: { expired, abandoned, admitted, waiting, full, pow_bits, pow_ttl,
--- draw, rate, ver, notice, fail_open_until, noshows } (full: now when
+-- draw, rate, ver, notice, fail_open_until, noshows, draw_in } (full: now when
 -- Redis refused a write, else 0;
 -- pow_bits: the proof of work a join needs now, -1 when join_challenge is
 -- off, see pow_now; draw: 1 when a draw is due, 2 when the schedule has no
@@ -53,7 +53,9 @@
 -- with ver, the configuration's version it was worked out at, '' when
 -- none, notice: the queue's notice, '' when none, fail_open_until: unix s,
 -- 0 when the queue is not failing open; noshows: the no-shows this run
--- counted) or { 'no_queue' }
+-- counted; draw_in: the ms until the opening when it comes within
+-- DRAW_SOON_MS and its draw can start then, else -1, so that the daemon
+-- starts the draw at the opening, not at its next tick) or { 'no_queue' }
 --
 -- A queue failing open (admin_fail_open.lua) runs in passthrough mode
 -- until fail_open_until; the first tick at or after that time, on any
@@ -129,22 +131,26 @@ local function pow_now(writable)
 end
 
 -- The draw: due from the opening until drawn; a seed first.
-local draw, held = 0, false
+local DRAW_SOON_MS = 2000
+local draw, held, draw_in = 0, false, -1
 if c.opens_at > 0 then
   local d = redis.call('HMGET', K_draw, 'seed', 'state', 'beacon')
   held = draw_holds(c, now)
   if not d[1] then
     draw = 2
-  elseif now >= c.opens_at and d[2] ~= 'drawn' and
-      (d[3] or c.beacon_round == '') then
-    draw = 1
+  elseif d[2] ~= 'drawn' and (d[3] or c.beacon_round == '') then
+    if now >= c.opens_at then
+      draw = 1
+    elseif c.opens_at - now <= DRAW_SOON_MS then
+      draw_in = c.opens_at - now
+    end
   end
 end
 
 if full then
   local bits, pttl = pow_now(false)
   return { #ended, 0, 0, redis.call('ZCARD', K_waiting), now, bits, pttl,
-    draw, line_speed(c), c.ver, c.notice, c.fail_open_until, 0 }
+    draw, line_speed(c), c.ver, c.notice, c.fail_open_until, 0, draw_in }
 end
 
 if c.fail_open_until > 0 and now >= c.fail_open_until * 1000 then
@@ -305,4 +311,4 @@ elseif t - at >= 5000 then
 end
 local bits, pttl = pow_now(true)
 return { #ended, #quiet, admitted, waiting, 0, bits, pttl, draw,
-  line_speed(c), c.ver, c.notice, c.fail_open_until, noshows }
+  line_speed(c), c.ver, c.notice, c.fail_open_until, noshows, draw_in }
