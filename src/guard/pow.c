@@ -1,21 +1,17 @@
 /*
  * pow.c: see pow.h. Checking costs a few compressions of SHA-256, so it
  * runs in the loop before a join goes to Redis: a refused proof never
- * reaches it. OpenSSL 3's one-shot HMAC() and a digest named by
- * EVP_sha256() look the algorithm up on every call, which cost more than
- * the hashing; so the digest is fetched once and the HMAC's keyed inner
- * and outer states are kept for the last key used (one per process: the
- * key every instance shares), and each tag or check copies them.
+ * reaches it. The HMAC's key is prepared once (sha256.c) for the last key
+ * used: one per process, the key every instance shares.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/sha.h>
 
 #include "b64url.h"
 #include "pow.h"
+#include "sha256.h"
 #include "validate.h"
 
 #define B64_RANDOM B64URL_LEN(POW_RANDOM_LEN)
@@ -55,42 +51,23 @@ pow_valid_nonce(const char *s, size_t len)
 	return 1;
 }
 
-/* SHA-256, and HMAC-SHA256 keyed with key (RFC 2104), ready to copy. */
+/* The HMAC of the last key used (one per process: the key every
+ * instance shares), prepared. */
 static struct {
-	EVP_MD *md;
-	EVP_MD_CTX *inner, *outer, *work;
+	struct sha256_mac *mac;
 	unsigned char key[POW_KEY_LEN];
-	int keyed;
 } pc;
 
 /* pc ready for key; -1 when OpenSSL fails. */
 static int
 pow_prepare(const unsigned char key[POW_KEY_LEN])
 {
-	unsigned char pad[64];
-
-	if (pc.keyed && memcmp(pc.key, key, POW_KEY_LEN) == 0)
+	if (pc.mac != NULL && memcmp(pc.key, key, POW_KEY_LEN) == 0)
 		return 0;
-	if (pc.md == NULL && ((pc.md = EVP_MD_fetch(NULL, "SHA256", NULL)) ==
-	    NULL || (pc.inner = EVP_MD_CTX_new()) == NULL ||
-	    (pc.outer = EVP_MD_CTX_new()) == NULL ||
-	    (pc.work = EVP_MD_CTX_new()) == NULL))
-		return -1;
-	pc.keyed = 0;
-	memset(pad, 0x36, sizeof pad);
-	for (int i = 0; i < POW_KEY_LEN; i++)
-		pad[i] ^= key[i];
-	if (!EVP_DigestInit_ex(pc.inner, pc.md, NULL) ||
-	    !EVP_DigestUpdate(pc.inner, pad, sizeof pad))
-		return -1;
-	memset(pad, 0x5c, sizeof pad);
-	for (int i = 0; i < POW_KEY_LEN; i++)
-		pad[i] ^= key[i];
-	if (!EVP_DigestInit_ex(pc.outer, pc.md, NULL) ||
-	    !EVP_DigestUpdate(pc.outer, pad, sizeof pad))
+	sha256_mac_free(pc.mac);
+	if ((pc.mac = sha256_mac_new(key, POW_KEY_LEN)) == NULL)
 		return -1;
 	memcpy(pc.key, key, POW_KEY_LEN);
-	pc.keyed = 1;
 	return 0;
 }
 
@@ -99,15 +76,10 @@ static int
 pow_tag(const unsigned char key[POW_KEY_LEN], const char *signed_part,
     size_t len, char out[B64_TAG + 1])
 {
-	unsigned char mac[SHA256_DIGEST_LENGTH];
+	unsigned char mac[SHA256_LEN];
 
 	if (pow_prepare(key) == -1 ||
-	    !EVP_MD_CTX_copy_ex(pc.work, pc.inner) ||
-	    !EVP_DigestUpdate(pc.work, signed_part, len) ||
-	    !EVP_DigestFinal_ex(pc.work, mac, NULL) ||
-	    !EVP_MD_CTX_copy_ex(pc.work, pc.outer) ||
-	    !EVP_DigestUpdate(pc.work, mac, sizeof mac) ||
-	    !EVP_DigestFinal_ex(pc.work, mac, NULL))
+	    sha256_mac(pc.mac, signed_part, len, mac) == -1)
 		return -1;
 	b64url_encode(mac, POW_TAG_LEN, out);
 	return 0;
@@ -187,18 +159,16 @@ pow_parse(const char *s, size_t len, struct pow_challenge *c)
 	return 0;
 }
 
-/* Does SHA-256 of challenge + nonce start with bits zero bits? (pc is
- * ready: pow_tag ran.) */
+/* Does SHA-256 of challenge + nonce start with bits zero bits? */
 static int
 pow_work(const char *challenge, const char *nonce, int bits)
 {
-	unsigned char h[SHA256_DIGEST_LENGTH];
+	char text[POW_CHALLENGE_MAX + POW_NONCE_MAX + 1];
+	unsigned char h[SHA256_LEN];
+	int n = snprintf(text, sizeof text, "%s%s", challenge, nonce);
 
-	return EVP_DigestInit_ex(pc.work, pc.md, NULL) &&
-	    EVP_DigestUpdate(pc.work, challenge, strlen(challenge)) &&
-	    EVP_DigestUpdate(pc.work, nonce, strlen(nonce)) &&
-	    EVP_DigestFinal_ex(pc.work, h, NULL) &&
-	    pow_zero_bits(h, sizeof h) >= bits;
+	return n > 0 && (size_t)n < sizeof text &&
+	    sha256(text, (size_t)n, h) == 0 && pow_zero_bits(h, sizeof h) >= bits;
 }
 
 enum pow_verdict

@@ -35,6 +35,7 @@ struct run {
 	long long offset;	/* pieces of the order summed */
 	int whole;		/* md holds every piece from the first */
 	int took;		/* the lock was ours: logged once */
+	int failed;		/* ends when the step in flight answers */
 	const char *sent;	/* the op of the step in flight */
 	struct run *next;
 };
@@ -91,8 +92,9 @@ run_end(struct run *r)
 static void step_done(enum result res, const struct qs_draw_step *s,
     void *arg);
 
-/* One step of the draw: op with its operand (and n members: hashed). */
-static void
+/* One step of the draw: op with its operand (and n members); -1 when it
+ * could not be sent, and r has ended. */
+static int
 step(struct run *r, const char *op, const char *operand,
     const char *const *members, size_t n)
 {
@@ -100,10 +102,12 @@ step(struct run *r, const char *op, const char *operand,
 	    operand, members, n };
 
 	r->sent = op;
-
 	if (qstore_draw_step(r->d->app->qstore, r->queue, &o, step_done,
-	    r) == -1)
+	    r) == -1) {
 		run_end(r);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -142,13 +146,11 @@ done:
 	free(buf);
 }
 
-/*
- * Undrawn entrants handed over: sorted among themselves and kept, then
- * the next ones read after the last score; none: all were read, so the
- * placing begins. A first chunk (an answer to "go") begins a new set.
- */
-static void
-read_chunk(struct run *r, const struct qs_draw_step *s, int first)
+/* The set the entrants read go into: a new one for a first chunk (an
+ * answer to "go"), keyed with K from the seed and beacon; NULL when those
+ * are not hex or out of memory (logged). */
+static struct draw_set *
+chunk_set(struct run *r, const struct qs_draw_step *s, int first)
 {
 	unsigned char key[32];
 
@@ -156,26 +158,45 @@ read_chunk(struct run *r, const struct qs_draw_step *s, int first)
 		draw_set_free(r->set);
 		r->set = NULL;
 	}
-	if (r->set == NULL) {
-		if (ticket_draw_key(s->seed, s->beacon, key) == -1) {
-			log_error("event=draw_failed queue=%s msg=\"the seed or "
-			    "the beacon in Redis is not hex\"", r->queue);
-			run_end(r);
-			return;
-		}
-		r->set = draw_set_new(key);
-		explicit_bzero(key, sizeof key);
+	if (r->set != NULL)
+		return r->set;
+	if (ticket_draw_key(s->seed, s->beacon, key) == -1) {
+		log_error("event=draw_failed queue=%s msg=\"the seed or the "
+		    "beacon in Redis is not hex\"", r->queue);
+		return NULL;
 	}
-	if (r->set == NULL || draw_set_add(r->set, s->tokens, s->n) == -1) {
+	r->set = draw_set_new(key);
+	explicit_bzero(key, sizeof key);
+	if (r->set == NULL)
 		log_error("event=draw_failed queue=%s msg=\"out of memory\"",
 		    r->queue);
+	return r->set;
+}
+
+/*
+ * Undrawn entrants handed over: the next ones are asked for at once,
+ * after the last score, so that Redis reads them while these are hashed
+ * and sorted among themselves; none: all were read, so the placing
+ * begins.
+ */
+static void
+read_chunk(struct run *r, const struct qs_draw_step *s, int first)
+{
+	if (chunk_set(r, s, first) == NULL) {
 		run_end(r);
 		return;
 	}
-	if (s->n > 0)
-		step(r, "read", s->last, NULL, 0);
-	else
+	if (s->n == 0) {
 		place_next(r);
+		return;
+	}
+	if (step(r, "read", s->last, NULL, 0) == -1)
+		return;
+	if (draw_set_add(r->set, s->tokens, s->n) == -1) {
+		log_error("event=draw_failed queue=%s msg=\"out of memory\"",
+		    r->queue);
+		r->failed = 1;
+	}
 }
 
 /* The order's hash is whole: the last step. */
@@ -234,7 +255,7 @@ step_done(enum result res, const struct qs_draw_step *s, void *arg)
 {
 	struct run *r = arg;
 
-	if (r->d == NULL || res != RESULT_OK) {
+	if (r->d == NULL || r->failed || res != RESULT_OK) {
 		run_end(r);
 		return;
 	}

@@ -3,15 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-
 #include "draw_sort.h"
+#include "sha256.h"
 
 #define TOKEN_MAX 64
 
 struct entrant {
 	unsigned char mac[32];	/* HMAC(K, ticket) */
+	char ticket[TICKET_LEN];	/* the ticket, hex, no NUL */
 	uint32_t off;		/* the token in the arena */
 	uint8_t len;
 };
@@ -22,7 +21,7 @@ struct run {
 };
 
 struct draw_set {
-	unsigned char key[32];
+	struct sha256_mac *key;	/* K, prepared */
 	struct entrant *e;
 	size_t n, cap;
 	char *arena;		/* the tokens, back to back */
@@ -37,8 +36,10 @@ draw_set_new(const unsigned char key[32])
 {
 	struct draw_set *s = calloc(1, sizeof *s);
 
-	if (s != NULL)
-		memcpy(s->key, key, 32);
+	if (s != NULL && (s->key = sha256_mac_new(key, 32)) == NULL) {
+		free(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -47,6 +48,7 @@ draw_set_free(struct draw_set *s)
 {
 	if (s == NULL)
 		return;
+	sha256_mac_free(s->key);
 	free(s->e);
 	free(s->arena);
 	free(s->runs);
@@ -103,7 +105,6 @@ int
 draw_set_add(struct draw_set *s, const char *const *tokens, size_t n)
 {
 	char t[TICKET_LEN + 1];
-	unsigned int maclen;
 	size_t first = s->n;
 
 	if (n == 0)		/* nothing to sort: qsort must not see NULL */
@@ -121,8 +122,9 @@ draw_set_add(struct draw_set *s, const char *const *tokens, size_t n)
 		if (len > TOKEN_MAX)
 			len = TOKEN_MAX;
 		ticket_of(tokens[i], t);
-		HMAC(EVP_sha256(), s->key, 32, (const unsigned char *)t,
-		    TICKET_LEN, e->mac, &maclen);
+		memcpy(e->ticket, t, TICKET_LEN);
+		if (sha256_mac(s->key, t, TICKET_LEN, e->mac) == -1)
+			return -1;
 		memcpy(s->arena + s->used, tokens[i], len);
 		e->off = (uint32_t)s->used, e->len = (uint8_t)len;
 		s->used += len;
@@ -173,12 +175,10 @@ draw_set_next(struct draw_set *s, size_t max, char *buf,
 	while (k < max && s->nruns > 0) {
 		const struct entrant *e = &s->e[s->runs[0].at];
 		char *m = buf + k * (DRAW_MEMBER_MAX + 1);
-		char tok[TOKEN_MAX + 1];
 
-		memcpy(tok, s->arena + e->off, e->len);
-		tok[e->len] = '\0';
-		ticket_of(tok, m);
-		memcpy(m + TICKET_LEN, tok, (size_t)e->len + 1);
+		memcpy(m, e->ticket, TICKET_LEN);
+		memcpy(m + TICKET_LEN, s->arena + e->off, e->len);
+		m[TICKET_LEN + e->len] = '\0';
 		members[k++] = m;
 		if (++s->runs[0].at == s->runs[0].end)
 			s->runs[0] = s->runs[--s->nruns];

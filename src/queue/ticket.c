@@ -6,6 +6,7 @@
 #include <openssl/sha.h>
 
 #include "hex.h"
+#include "sha256.h"
 #include "ticket.h"
 
 void
@@ -14,7 +15,8 @@ ticket_of(const char *token, char *out)
 	unsigned char md[SHA256_DIGEST_LENGTH];
 	char hex[TICKET_HEX + 1];
 
-	SHA256((const unsigned char *)token, strlen(token), md);
+	if (sha256(token, strlen(token), md) == -1)
+		SHA256((const unsigned char *)token, strlen(token), md);
 	hex_encode(md, sizeof md, hex);
 	memcpy(out, hex, TICKET_LEN);
 	out[TICKET_LEN] = '\0';
@@ -77,26 +79,15 @@ ticket_member(const unsigned char key[32], const char *token,
 	return TICKET_HEX + TICKET_LEN + tl;
 }
 
-/* hex(HMAC(K, the 32 bytes at t)) into out (65 bytes). */
-static void
-ticket_hmac(const unsigned char key[32], const char *t, char *out)
+/* The lines of order from at: each a ticket, each HMAC(m's key, ticket)
+ * above the one before; see ticket_check_order. */
+static long
+check_lines(struct sha256_mac *m, const char *order, size_t len,
+    const char *ticket, long *place)
 {
-	unsigned char mac[EVP_MAX_MD_SIZE];
-	unsigned int maclen = 0;
-
-	HMAC(EVP_sha256(), key, 32, (const unsigned char *)t, TICKET_LEN,
-	    mac, &maclen);
-	hex_encode(mac, 32, out);
-}
-
-long
-ticket_check_order(const unsigned char key[32], const char *order,
-    size_t len, const char *ticket, long *place)
-{
-	char prev[TICKET_HEX + 1] = "", cur[TICKET_HEX + 1];
+	unsigned char prev[SHA256_LEN], cur[SHA256_LEN];
 	long n = 0;
 
-	*place = 0;
 	for (size_t at = 0; at < len; at += TICKET_LEN + 1) {
 		if (len - at < TICKET_LEN + 1 || order[at + TICKET_LEN] != '\n')
 			return -1;
@@ -104,13 +95,27 @@ ticket_check_order(const unsigned char key[32], const char *order,
 			if (!((order[at + i] >= '0' && order[at + i] <= '9') ||
 			    (order[at + i] >= 'a' && order[at + i] <= 'f')))
 				return -1;
-		ticket_hmac(key, order + at, cur);
-		if (n > 0 && strcmp(prev, cur) >= 0)
+		if (sha256_mac(m, order + at, TICKET_LEN, cur) == -1 ||
+		    (n > 0 && memcmp(prev, cur, sizeof cur) >= 0))
 			return -1;
 		memcpy(prev, cur, sizeof prev);
 		n++;
 		if (ticket && memcmp(order + at, ticket, TICKET_LEN) == 0)
 			*place = n;
 	}
+	return n;
+}
+
+long
+ticket_check_order(const unsigned char key[32], const char *order,
+    size_t len, const char *ticket, long *place)
+{
+	struct sha256_mac *m = sha256_mac_new(key, 32);
+	long n = -1;
+
+	*place = 0;
+	if (m != NULL)
+		n = check_lines(m, order, len, ticket, place);
+	sha256_mac_free(m);
 	return n;
 }
