@@ -36,6 +36,7 @@ struct run {
 	int whole;		/* md holds every piece from the first */
 	int took;		/* the lock was ours: logged once */
 	int failed;		/* ends when the step in flight answers */
+	long long base;		/* the last place's score, as Redis said */
 	const char *sent;	/* the op of the step in flight */
 	struct run *next;
 };
@@ -110,38 +111,82 @@ step(struct run *r, const char *op, const char *operand,
 	return 0;
 }
 
+/* One entrant of a place step: when it was read, and its place in the
+ * step (from 1). */
+struct placing {
+	unsigned long seq;
+	size_t at;
+};
+
+static int
+placing_cmp(const void *a, const void *b)
+{
+	const struct placing *x = a, *y = b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
 /*
- * The next DRAW_PLACE entrants of the order to be placed, as 'place'
- * takes them: the piece (their tickets, one a line) and their tokens;
- * once every one was, the end of the walk.
+ * The n entrants handed out, in the drawn order, as 'place' takes them:
+ * the piece (their tickets, one a line) at args[0], then a score, token
+ * pair for each, base + its place in the step, in the order they were
+ * read (their old scores'), so that Redis finds one after another in
+ * the same part of the line. scores holds n numbers of 24 bytes.
  */
+static void
+place_args(const struct run *r, const char **got, const unsigned long *seq,
+    size_t n, char *piece, char *scores, const char **args)
+{
+	struct placing p[DRAW_PLACE];
+
+	for (size_t i = 0; i < n; i++) {
+		memcpy(piece + i * (TICKET_LEN + 1), got[i], TICKET_LEN);
+		piece[i * (TICKET_LEN + 1) + TICKET_LEN] = '\n';
+		p[i] = (struct placing){ seq[i], i + 1 };
+	}
+	piece[n * (TICKET_LEN + 1)] = '\0';
+	args[0] = piece;
+	qsort(p, n, sizeof *p, placing_cmp);
+	for (size_t k = 0; k < n; k++) {
+		char *sc = scores + k * 24;
+
+		snprintf(sc, 24, "%lld", r->base + (long long)p[k].at);
+		args[1 + 2 * k] = sc;
+		args[2 + 2 * k] = got[p[k].at - 1] + TICKET_LEN;
+	}
+}
+
+/* The next DRAW_PLACE entrants of the order to be placed; once every one
+ * was, the end of the walk. */
 static void
 place_next(struct run *r)
 {
 	char *buf = malloc(DRAW_PLACE * (DRAW_MEMBER_MAX + 1));
 	char *piece = malloc(DRAW_PLACE * (TICKET_LEN + 1) + 1);
-	const char **members = calloc(DRAW_PLACE + 1, sizeof *members);
+	char *scores = malloc(DRAW_PLACE * 24);
+	const char **got = calloc(DRAW_PLACE, sizeof *got);
+	const char **args = calloc(2 * DRAW_PLACE + 1, sizeof *args);
+	unsigned long *seq = calloc(DRAW_PLACE, sizeof *seq);
+	char base[24];
 	size_t n;
 
-	if (buf == NULL || piece == NULL || members == NULL) {
+	if (!buf || !piece || !scores || !got || !args || !seq) {
 		run_end(r);
 		goto done;
 	}
-	n = draw_set_next(r->set, DRAW_PLACE, buf, members + 1);
-	for (size_t i = 0; i < n; i++) {
-		memcpy(piece + i * (TICKET_LEN + 1), members[i + 1],
-		    TICKET_LEN);
-		piece[i * (TICKET_LEN + 1) + TICKET_LEN] = '\n';
-		members[i + 1] += TICKET_LEN;
-	}
-	piece[n * (TICKET_LEN + 1)] = '\0';
-	members[0] = piece;
-	if (n > 0)
-		step(r, "place", "", members, n + 1);
-	else
+	n = draw_set_next(r->set, DRAW_PLACE, buf, got, seq);
+	if (n == 0) {
 		step(r, "placed", "", NULL, 0);
+		goto done;
+	}
+	place_args(r, got, seq, n, piece, scores, args);
+	snprintf(base, sizeof base, "%lld", r->base);
+	step(r, "place", base, args, 2 * n + 1);
 done:
-	free(members);
+	free(seq);
+	free(args);
+	free(got);
+	free(scores);
 	free(piece);
 	free(buf);
 }
@@ -182,6 +227,7 @@ chunk_set(struct run *r, const struct qs_draw_step *s, int first)
 static void
 read_chunk(struct run *r, const struct qs_draw_step *s, int first)
 {
+	r->base = s->base;
 	if (chunk_set(r, s, first) == NULL) {
 		run_end(r);
 		return;
@@ -269,6 +315,7 @@ step_done(enum result res, const struct qs_draw_step *s, void *arg)
 		read_chunk(r, s, strcmp(r->sent, "read") != 0);
 		return;
 	case QS_DRAW_MORE:
+		r->base = s->base;
 		walked(r, s);
 		if (r->set != NULL && strcmp(r->sent, "place") == 0)
 			place_next(r);

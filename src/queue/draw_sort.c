@@ -11,6 +11,7 @@
 struct entrant {
 	unsigned char mac[32];	/* HMAC(K, ticket) */
 	char ticket[TICKET_LEN];	/* the ticket, hex, no NUL */
+	uint32_t seq;		/* read as the seq-th: by its score in line */
 	uint32_t off;		/* the token in the arena */
 	uint8_t len;
 };
@@ -126,6 +127,7 @@ draw_set_add(struct draw_set *s, const char *const *tokens, size_t n)
 		if (sha256_mac(s->key, t, TICKET_LEN, e->mac) == -1)
 			return -1;
 		memcpy(s->arena + s->used, tokens[i], len);
+		e->seq = (uint32_t)(s->n - 1);
 		e->off = (uint32_t)s->used, e->len = (uint8_t)len;
 		s->used += len;
 	}
@@ -163,7 +165,7 @@ sift_down(struct draw_set *s, size_t i)
 
 size_t
 draw_set_next(struct draw_set *s, size_t max, char *buf,
-    const char **members)
+    const char **members, unsigned long *seq)
 {
 	size_t k = 0;
 
@@ -179,6 +181,7 @@ draw_set_next(struct draw_set *s, size_t max, char *buf,
 		memcpy(m, e->ticket, TICKET_LEN);
 		memcpy(m + TICKET_LEN, s->arena + e->off, e->len);
 		m[TICKET_LEN + e->len] = '\0';
+		seq[k] = e->seq;
 		members[k++] = m;
 		if (++s->runs[0].at == s->runs[0].end)
 			s->runs[0] = s->runs[--s->nruns];

@@ -32,10 +32,11 @@ size_t draw_set_size(const struct draw_set *s);
 /*
  * The next at most max entrants of the whole order, each "ticket token"
  * without a space, into buf (max * (DRAW_MEMBER_MAX + 1) bytes) and
- * members[0..]; how many (0: every one was handed out). Adding after the
- * first call is not allowed.
+ * members[0..], and the order in which each was read (by its score in
+ * line) into seq[0..]; how many (0: every one was handed out). Adding
+ * after the first call is not allowed.
  */
 size_t draw_set_next(struct draw_set *s, size_t max, char *buf,
-    const char **members);
+    const char **members, unsigned long *seq);
 
 #endif

@@ -43,6 +43,7 @@ draw_hash(const redisReply *r, struct qs_draw_step *d, const char ***list)
 	if ((d->seed = qreply_str(r, DRAW_HASH_SEED)) == NULL ||
 	    (d->beacon = qreply_str(r, DRAW_HASH_BEACON)) == NULL ||
 	    (d->last = qreply_str(r, DRAW_HASH_LAST)) == NULL ||
+	    qreply_num(r, DRAW_HASH_BASE, &d->base) == -1 ||
 	    (*list = calloc(n + 1, sizeof **list)) == NULL)
 		return -1;
 	d->tokens = *list, d->n = n;
@@ -94,7 +95,8 @@ draw_step_reply(const redisReply *r, struct qs_draw_step *d,
 	case QS_DRAW_MORE:
 		return r->elements == DRAW_MORE_FIELDS &&
 		    draw_text(r, DRAW_MORE_PIECE, &d->bytes, &d->len) == 0 &&
-		    qreply_num(r, DRAW_MORE_INDEX, &d->index) == 0 ? 0 : -1;
+		    qreply_num(r, DRAW_MORE_INDEX, &d->index) == 0 &&
+		    qreply_num(r, DRAW_MORE_BASE, &d->base) == 0 ? 0 : -1;
 	case QS_DRAW_SUM:
 		return r->elements == DRAW_SUM_FIELDS &&
 		    qreply_num(r, DRAW_SUM_PIECES, &d->index) == 0 ? 0 : -1;

@@ -21,6 +21,7 @@ struct qs_draw_step {
 	size_t n;			/* HASH: entrants read, 0: all were */
 	const char **tokens;		/* HASH: the n read */
 	const char *last;		/* HASH: the last one's score */
+	long long base;		/* HASH, MORE: the last place's score */
 	const char *bytes;	/* BYTES, MORE: a piece of the order */
 	size_t len;
 	long long index;		/* MORE: the piece's, -1: none added;

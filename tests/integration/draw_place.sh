@@ -8,7 +8,10 @@
 # piece; one that left since it was read, and one handed over twice (two
 # instances, one of them slow), get no place and no line, and the places
 # after them close up, so the places and the order still match exactly.
-# A piece that does not fit the tokens is refused and changes nothing.
+# The pairs come in another order than the drawn one, as the daemon sends
+# them, and the places still follow the drawn order; a daemon whose count
+# of places is behind Redis's still places at the next ones. A piece that
+# does not fit the tokens is refused and changes nothing.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -56,14 +59,25 @@ ticket() {
 	printf '%s' "$1" | sha256sum | cut -c1-32
 }
 
-# place TOKEN...: a 'place' of these entrants, in this order, with their
-# tickets as the piece.
+# place [-b BEHIND] TOKEN...: a 'place' of these entrants in this drawn
+# order, as the daemon sends it: their tickets as the piece, then a
+# score, token pair for each, base + its place in the step, the pairs in
+# the reverse order (the daemon sends them in the order they were read).
+# base is the last place's score, BEHIND places lower than Redis's (a
+# daemon whose count is behind).
 place() {
-	local piece='' t
+	local piece='' t i=0 behind=0 base pairs=()
+	if [ "$1" = -b ]; then
+		behind=$2
+		shift 2
+	fi
+	base=$((DRAWN + $(rcli HGET 'wr:{d}:draw' placed) - behind))
 	for t in "$@"; do
 		piece+="$(ticket "$t")"$'\n'
+		i=$((i + 1))
+		pairs=("$((base + i))" "$t" "${pairs[@]}")
 	done
-	step place '' "$piece" "$@"
+	step place "$base" "$piece" "${pairs[@]}"
 }
 
 # at TOKEN: its place (score - DRAWN), or its score when it is not drawn.
@@ -99,10 +113,10 @@ check_eq "$(rcli HGET 'wr:{d}:draw' placed)" 5 "... and the draw counts 5"
 check_eq "$(rcli LINDEX 'wr:{d}:draw:order' 1)" \
     "$(printf '%s\n%s' "$(ticket e4)" "$(ticket e6)")" \
     "... and the piece holds only the two placed"
-check_eq "$(tail -n 1 <<<"$out")" 1 "... the piece's index in the order"
+check_eq "$(tail -n 2 <<<"$out" | head -n 1)" 1 "... the piece's index in the order"
 
 out=$(place e4 e6)
-check_eq "$(tail -n 1 <<<"$out")" -1 \
+check_eq "$(tail -n 2 <<<"$out" | head -n 1)" -1 \
     "entrants handed over twice: no piece is added"
 check_eq "$(at e4) $(at e6) $(rcli HGET 'wr:{d}:draw' placed)" "4 5 5" \
     "... and nothing moves"
@@ -110,9 +124,17 @@ check_eq "$(rcli LLEN 'wr:{d}:draw:order')" 2 "... the order keeps 2 pieces"
 
 rcli ZADD 'wr:{d}:waiting' $((PRE + 7)) e7 >/dev/null
 before=$(rcli DUMP 'wr:{d}:waiting' | od -c | md5sum)
-out=$(step place '' "$(ticket e7)" e7 e6 2>&1)
-check_match "$out" 'a piece of 32 bytes for 2 entrants' \
+base=$((DRAWN + 5))
+out=$(step place "$base" "$(ticket e7)" $((base + 1)) e7 $((base + 2)) e6 2>&1)
+check_match "$out" 'a piece of 32 bytes for 4 members' \
     "a piece that does not fit the tokens is refused"
 check_eq "$(rcli DUMP 'wr:{d}:waiting' | od -c | md5sum)" "$before" \
     "... and changes no place"
 check_eq "$(rcli HGET 'wr:{d}:draw' placed)" 5 "... nor the count"
+
+rcli ZADD 'wr:{d}:waiting' $((PRE + 8)) e8 >/dev/null
+out=$(place -b 3 e8 e7)
+check_eq "$(at e8) $(at e7)" "6 7" \
+    "a daemon whose count is behind: its entrants still get the next places"
+check_eq "$(tail -n 1 <<<"$out")" $((DRAWN + 7)) \
+    "... and the reply says the last place's score, to count from"

@@ -2,7 +2,7 @@
  * check_draw_sort.c: the daemon's order of the draw (draw_sort.c) is the
  * order of ticket_member's strings, the one doc/api.md specifies: for
  * entrants added in chunks of any size, handed out in pieces of any size,
- * each exactly once.
+ * each exactly once, with the order in which it was added.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +40,7 @@ check_run(const unsigned char key[32], size_t n, size_t chunk, size_t piece)
 	const char *list[N];
 	char *buf = malloc(N * (DRAW_MEMBER_MAX + 1));
 	const char **got = calloc(N, sizeof *got);
+	unsigned long *seq = calloc(N, sizeof *seq);
 	size_t k = 0, m;
 
 	ck_assert_ptr_nonnull(s);
@@ -50,16 +51,20 @@ check_run(const unsigned char key[32], size_t n, size_t chunk, size_t piece)
 		    n - i : chunk), 0);
 	ck_assert_uint_eq(draw_set_size(s), n);
 	want_order(key, n);
-	while ((m = draw_set_next(s, piece, buf, got)) > 0) {
+	while ((m = draw_set_next(s, piece, buf, got, seq)) > 0) {
 		ck_assert_uint_le(m, piece);
 		for (size_t j = 0; j < m; j++, k++) {
 			ck_assert_uint_lt(k, n);
 			/* the member without its HMAC: ticket then token */
 			ck_assert_str_eq(got[j], members[k] + TICKET_HEX);
+			/* added as the seq-th */
+			ck_assert_uint_lt(seq[j], n);
+			ck_assert_str_eq(got[j] + TICKET_LEN, tokens[seq[j]]);
 		}
 	}
 	ck_assert_uint_eq(k, n);
 	draw_set_free(s);
+	free(seq);
 	free(got);
 	free(buf);
 }
@@ -88,9 +93,10 @@ START_TEST(test_empty)
 	struct draw_set *s = draw_set_new(key);
 	char buf[DRAW_MEMBER_MAX + 1];
 	const char *m[1];
+	unsigned long seq[1];
 
 	ck_assert_int_eq(draw_set_add(s, NULL, 0), 0);
-	ck_assert_uint_eq(draw_set_next(s, 1, buf, m), 0);
+	ck_assert_uint_eq(draw_set_next(s, 1, buf, m, seq), 0);
 	/* nothing may be added once handing out has begun */
 	ck_assert_int_eq(draw_set_add(s, m, 0), -1);
 	draw_set_free(s);

@@ -22,21 +22,25 @@
 --   lock_ms      the lock's lifetime (ms)
 --   chunk        entrants handed over per step
 --   op           'go' (operand ''); 'read' (operand: the score cursor,
---                the last score read); 'place' (members: the piece, the
---                entrants' tickets one a line (33 bytes each), then their
---                tokens, in the drawn order); 'placed' (the
+--                the last score read); 'place' (operand: base, the score
+--                of the last place before this step as the daemon counts;
+--                members: the piece, the entrants' tickets one a line (33
+--                bytes each) in the drawn order, then a score, token pair
+--                for each, base + its place in the step, in any order);
+--                'placed' (the
 --                daemon handed over every entrant it read); 'piece'
 --                (operand: the index of a piece of the order); 'summed'
 --                (operand: the order's SHA-256, hex)
 --   operand
 --   members...
 -- Reply: { 'busy' } (another instance holds the lock), { 'idle' } (no
--- draw is due), { kind, seed, beacon, last, tokens } as { 'hash', seed,
--- beacon, last, token, ... } (undrawn entrants after the cursor, in
--- score order, and the last one's score; none and '' when all were
--- read), { kind, piece, index } as
--- { 'more', piece, index } (the piece of the order this step added and
--- its index, -1 when none), { kind, pieces } as { 'sum', pieces } (hash
+-- draw is due), { kind, seed, beacon, last, base, tokens } as { 'hash',
+-- seed, beacon, last, base, token, ... } (undrawn entrants after the
+-- cursor, in score order, the last one's score, and base: the score of
+-- the last place given, the next place's less 1; none and '' when all
+-- were read), { kind, piece, index, base } as { 'more', piece, index,
+-- base } (the piece of the order this step added, its index, -1 when
+-- none, and base after it), { kind, pieces } as { 'sum', pieces } (hash
 -- the order: the daemon that saw every piece from index 0 has it
 -- already), { kind, text } as { 'bytes', text } (a piece of the order;
 -- '' past the end), { kind, entrants, started_ms, now_ms } as { 'drawn',
@@ -65,90 +69,129 @@ redis.call('UNLINK', K_sorted)
 local chunk = tonumber(A_chunk)
 
 -- The undrawn entrants after from (a ZRANGE BYSCORE minimum), the last
--- one's score, and the draw's key material. Their scores stay in Redis:
--- the daemon needs only the last, as the next cursor.
+-- one's score, the last place's score, and the draw's key material. Their
+-- scores stay in Redis: the daemon needs only the last, as the next
+-- cursor.
 local function read(from)
   local r = redis.call('ZRANGE', K_waiting, from, PRE_BELOW,
     'BYSCORE', 'LIMIT', 0, chunk)
-  local sb = redis.call('HMGET', K_draw, 'seed', 'beacon')
+  local sb = redis.call('HMGET', K_draw, 'seed', 'beacon', 'placed')
   local last = ''
   if #r > 0 then
     last = redis.call('ZSCORE', K_waiting, r[#r])
   end
-  local out = { 'hash', sb[1], sb[2] or '', last }
+  local out = { 'hash', sb[1], sb[2] or '', last,
+    DRAWN + (tonumber(sb[3]) or 0) }
   -- not unpack(r): Lua's stack takes about 8,000 values
   for i = 1, #r do
-    out[i + 4] = r[i]
+    out[i + 5] = r[i]
   end
   return out
 end
 
--- The entrants handed over whose line at place + i is still theirs: the
--- piece's lines of those, and how many; the places after one that was
--- not (it left, or another instance placed it) close up behind it.
-local function close_up(placed, piece, n)
-  local tokens = {}
-  for i = 1, n do
-    tokens[i] = A_members[i + 1]
+-- ZADD XX of the score, token pairs args[from..to], 2,000 pairs a call
+-- (Lua's stack takes about 8,000 values); with lt, LT CH: only to a
+-- lower score, and how many moved.
+local function zadd(args, from, to, lt)
+  local moved = 0
+  for i = from, to, 4000 do
+    local j = math.min(i + 3999, to)
+    if lt then
+      moved = moved + redis.call('ZADD', K_waiting, 'XX', 'LT', 'CH',
+        unpack(args, i, j))
+    else
+      redis.call('ZADD', K_waiting, 'XX', unpack(args, i, j))
+    end
+  end
+  return moved
+end
+
+-- After a place step's ZADD, when fewer moved than were handed over (one
+-- left since it was read, or another instance placed it): those whose
+-- score is still the place they were given here moved; the places after
+-- one that did not close up behind it, in the drawn order, and the piece
+-- keeps the moved ones' lines. The piece, and how many moved. base is
+-- the score of the last place before this step's; the pairs are
+-- args[first..].
+local function close_up(base, piece, args, first, n)
+  local tokens, at = {}, {}
+  for j = 1, n do
+    tokens[j] = args[first + 2 * j - 1]
   end
   local scores = redis.call('ZMSCORE', K_waiting, unpack(tokens))
-  local lines, args, k = {}, {}, 0
+  for j = 1, n do
+    local sent = tonumber(args[first + 2 * j - 2])
+    if tonumber(scores[j]) == sent then
+      at[sent - base] = tokens[j]
+    end
+  end
+  local lines, moves, k = {}, {}, 0
   for i = 1, n do
-    if tonumber(scores[i]) == DRAWN + placed + i then
+    if at[i] then
       k = k + 1
       lines[k] = string.sub(piece, 33 * i - 32, 33 * i)
       if k < i then
-        args[#args + 1] = DRAWN + placed + k
-        args[#args + 1] = tokens[i]
+        moves[#moves + 1] = base + k
+        moves[#moves + 1] = at[i]
       end
     end
   end
-  for i = 1, #args, 4000 do
-    redis.call('ZADD', K_waiting, 'XX', unpack(args, i,
-      math.min(i + 3999, #args)))
-  end
+  zadd(moves, 1, #moves)
   return table.concat(lines), k
 end
 
+-- The score, token pairs of a place step and the index of the first:
+-- as the daemon sent them when it counted from the same place as Redis
+-- (the common case: no copy), else moved to follow base (the daemon's
+-- count was behind: it took over, or an instance it raced placed some).
+-- sent is the base the daemon counted from.
+local function pairs_at(base, sent, n)
+  if sent == base then
+    return A_members, 2
+  end
+  local args = {}
+  for j = 1, n do
+    args[2 * j - 1] = tonumber(A_members[2 * j]) - sent + base
+    args[2 * j] = A_members[2 * j + 1]
+  end
+  return args, 1
+end
+
 -- Each entrant handed over that is still undrawn gets the next place,
--- and its ticket a line of this step's piece of the order. All at once:
--- an undrawn score lies above every drawn one, so ZADD LT moves only
--- the undrawn, and CH counts them; a member gone is not added (XX).
+-- and its ticket a line of this step's piece of the order. The daemon
+-- sends the pairs ordered by the entrants' old scores (Redis then finds
+-- one after another in the same part of the set), each scored base + its
+-- place in the step, and the piece in the drawn order. One ZADD LT moves
+-- them all: an undrawn score lies above every drawn one, so only the
+-- undrawn move, and CH counts them; none that left comes back (XX).
 local function place()
   local placed = tonumber(redis.call('HGET', K_draw, 'placed'))
-  local piece, n = A_members[1], #A_members - 1
-  if #piece ~= 33 * n then
+  local piece, n = A_members[1], (#A_members - 1) / 2
+  if n ~= math.floor(n) or #piece ~= 33 * n then
     return redis.error_reply('draw_step: a piece of ' .. #piece ..
-      ' bytes for ' .. n .. ' entrants')
+      ' bytes for ' .. (#A_members - 1) .. ' members')
   end
-  local args, moved = {}, 0
-  for i = 1, n do
-    args[2 * i - 1] = DRAWN + placed + i
-    args[2 * i] = A_members[i + 1]
-  end
-  for i = 1, #args, 4000 do
-    moved = moved + redis.call('ZADD', K_waiting, 'XX', 'LT', 'CH',
-      unpack(args, i, math.min(i + 3999, #args)))
-  end
-  if moved < n then
-    piece, n = close_up(placed, piece, n)
+  local args, first = pairs_at(DRAWN + placed, tonumber(A_operand), n)
+  if zadd(args, first, first + 2 * n - 1, true) < n then
+    piece, n = close_up(DRAWN + placed, piece, args, first, n)
   end
   local at = -1
   if n > 0 then
     -- a list of pieces: appending to one long string copies it
     at = redis.call('RPUSH', K_order, piece) - 1
-    redis.call('HSET', K_draw, 'placed', placed + n)
+    placed = placed + n
+    redis.call('HSET', K_draw, 'placed', placed)
   else
     piece = ''
   end
-  return { 'more', piece, at }
+  return { 'more', piece, at, DRAWN + placed }
 end
 
 local op = A_op
 if d[4] == 'walk' then
   if op == 'read' then
     return read('(' .. A_operand)
-  elseif op == 'place' and #A_members > 1 then
+  elseif op == 'place' and #A_members > 2 then
     return place()
   elseif op == 'placed' then
     redis.call('HSET', K_draw, 'phase', 'sum')
