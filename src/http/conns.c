@@ -27,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -35,6 +34,7 @@
 #include <event2/http.h>
 
 #include "clientaddr.h"
+#include "clock.h"
 #include "conf.h"
 #include "connq.h"
 #include "conns.h"
@@ -91,15 +91,6 @@ struct conns {
 static const char *const state_names[] = { "idle", "head", "body", "busy" };
 
 static long long
-conns_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static long long
 conns_timeout_ms(const struct conns *cs, int state)
 {
 	const struct conf *c = cs->app->conf;
@@ -151,7 +142,7 @@ conns_log(struct conns *cs, long long now)
 static void
 conns_log_event(evutil_socket_t fd, short what, void *arg)
 {
-	conns_log(arg, conns_now_ms());
+	conns_log(arg, clock_mono_ms());
 }
 
 static void
@@ -283,7 +274,7 @@ conns_input(struct evbuffer *in, const struct evbuffer_cb_info *info,
 	if (info->n_added == 0 || c->q.state > CONNQ_HEAD)
 		return;
 	conns_head(c->cs, c, len > info->n_added ? len - info->n_added : 0,
-	    conns_now_ms());
+	    clock_mono_ms());
 }
 
 static void
@@ -314,7 +305,7 @@ conns_answered(struct evhttp_request *req, void *arg)
 {
 	struct conns *cs = arg;
 	struct conn *c = conns_find(cs, evhttp_request_get_connection(req));
-	long long now = conns_now_ms();
+	long long now = clock_mono_ms();
 
 	if (c == NULL)
 		return;
@@ -337,7 +328,7 @@ conns_request(struct conns *cs, struct evhttp_request *req)
 		return;
 	conns_watch(c, 0);
 	conns_outwatch(c, 0);
-	conns_enter(cs, c, CONNQ_BUSY, conns_now_ms());
+	conns_enter(cs, c, CONNQ_BUSY, clock_mono_ms());
 	evhttp_request_set_on_complete_cb(req, conns_answered, cs);
 }
 
@@ -362,7 +353,7 @@ conns_output(struct evbuffer *out, const struct evbuffer_cb_info *info,
 	conns_outwatch(c, 0);
 	refusal_put(out, &r);
 	metrics_http(ROUTE_NONE, r.status,
-	    (double)(conns_now_ms() - c->q.since) / 1e3);
+	    (double)(clock_mono_ms() - c->q.since) / 1e3);
 	log_debug("event=request_refused status=%d state=%s", r.status,
 	    state_names[c->q.state]);
 }
@@ -517,7 +508,7 @@ conns_bind(struct conns *cs, struct conn *c, long long now)
 static void
 conns_bind_fresh(struct conns *cs)
 {
-	long long now = conns_now_ms();
+	long long now = clock_mono_ms();
 	struct conn *c;
 
 	while ((c = cs->fresh) != NULL) {
@@ -540,7 +531,7 @@ conns_bev(struct event_base *base, void *arg)
 	struct conns *cs = arg;
 	/* As evhttp makes its own: evhttp closes the socket itself. */
 	struct bufferevent *bev = bufferevent_socket_new(base, -1, 0);
-	long long now = conns_now_ms();
+	long long now = clock_mono_ms();
 	struct conn *c;
 
 	if (bev == NULL || (c = calloc(1, sizeof *c)) == NULL)
@@ -574,7 +565,7 @@ conns_sweep(evutil_socket_t fd, short what, void *arg)
 	struct conns *cs = t->cs;
 	enum metrics_conn_close reason = t->state == CONNQ_BODY ?
 	    MCONN_BODY_TIMEOUT : MCONN_HEADER_TIMEOUT;
-	long long now = conns_now_ms(), ms = conns_timeout_ms(cs, t->state);
+	long long now = clock_mono_ms(), ms = conns_timeout_ms(cs, t->state);
 	struct connq_entry *e;
 	unsigned long n = 0;
 
@@ -595,7 +586,7 @@ int
 conns_shed(struct conns *cs)
 {
 	long pct = cs->app->conf->fd_reserve, limit, n, shed = 0;
-	long long now = conns_now_ms();
+	long long now = clock_mono_ms();
 	struct connq_entry *v;
 
 	conns_bind_fresh(cs);
@@ -690,7 +681,7 @@ conns_free(struct conns *cs)
 		cs->fresh = c->next_fresh;
 		conns_forget(cs, c, 0);
 	}
-	conns_log(cs, conns_now_ms() + CONNS_LOG_MS);
+	conns_log(cs, clock_mono_ms() + CONNS_LOG_MS);
 	if (cs->bind_ev)
 		event_free(cs->bind_ev);
 	if (cs->log_ev)

@@ -29,6 +29,7 @@
 #include <hiredis/async.h>
 #include <hiredis/adapters/libevent.h>
 
+#include "clock.h"
 #include "conf.h"
 #include "log.h"
 #include "metrics.h"
@@ -48,7 +49,7 @@ struct call {
 	void *arg;
 	struct event timer;
 	int answered;		/* cb has run (timeout or reply) */
-	struct timespec sent;	/* for the latency histogram */
+	long long sent_us;	/* for the latency histogram */
 	int script;		/* lua_script_id, -1 for a plain command */
 	int durable;		/* answered once replicas confirm (WAIT) */
 	redisReply *held;	/* durable: the reply, until WAIT answers */
@@ -121,15 +122,12 @@ call_answer(struct call *c, enum store_status status, const redisReply *r,
     enum store_error code, const char *error)
 {
 	struct store_result res = { status, r, code, error };
-	struct timespec now;
 
 	if (c->answered)
 		return;
 	c->answered = 1;
 	evtimer_del(&c->timer);
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	metrics_redis((double)(now.tv_sec - c->sent.tv_sec) +
-	    (double)(now.tv_nsec - c->sent.tv_nsec) / 1e9);
+	metrics_redis((double)(clock_mono_us() - c->sent_us) / 1e6);
 	if (c->cb)
 		c->cb(&res, c->arg);
 }
@@ -172,7 +170,7 @@ call_new(struct store *s, int argc, const char *const *argv,
 		p += n + 1;
 	}
 	evtimer_assign(&c->timer, s->base, call_timeout, c);
-	clock_gettime(CLOCK_MONOTONIC, &c->sent);
+	c->sent_us = clock_mono_us();
 	return c;
 }
 

@@ -4,21 +4,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <uuid/uuid.h>
 
+#include "clock.h"
 #include "line_cache.h"
 #include "log.h"
-
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 struct line_cache *
 line_cache_new(line_cache_read_cb *on_read, void *arg, int queue)
@@ -80,7 +71,8 @@ line_cache_rank(struct line_cache *lc, struct stream *st, long push_ms,
 {
 	char kind;
 
-	if (!lc->view.valid || now_ms() - lc->view.read_ms > push_ms + 2000)
+	if (!lc->view.valid ||
+	    clock_mono_ms() - lc->view.read_ms > push_ms + 2000)
 		return 0;
 	kind = line_view_rank(&lc->view, st->line, st->pre, value);
 	if (kind)
@@ -124,7 +116,7 @@ cache_read(enum result r, const struct qs_line *ln, void *arg)
 		lc->discard = 0;
 		line_view_clear(&lc->view);
 	} else if (line_view_set(&lc->view, ln, lc->asked_line,
-	    lc->asked_place, now_ms()) == -1) {
+	    lc->asked_place, clock_mono_ms()) == -1) {
 		log_error("event=line_view_failed error=\"out of memory\"");
 	} else if (lc->on_read) {
 		lc->on_read(lc->arg, lc->queue);
@@ -137,7 +129,7 @@ line_cache_refresh(struct line_cache *lc, struct qstore *qs,
 {
 	const char *marks[QSTORE_LINE_MARKS];
 	char text[QSTORE_LINE_MARKS][37];
-	long long now = now_ms();
+	long long now = clock_mono_ms();
 
 	/* a full list of marks goes at once: more are due than a read a
 	 * second carries (many streams, a short waiting_ttl) */
