@@ -53,11 +53,10 @@ mark_every(const struct standing *s)
 	return s->q.waiting_ttl >= 8 ? (uint32_t)(s->q.waiting_ttl / 4) : 1;
 }
 
+/* now: sse_now()'s seconds, of the monotonic ms the caller read. */
 static void
-mark_if_due(struct line_cache *lc, struct stream *st)
+mark_if_due(struct line_cache *lc, struct stream *st, uint32_t now)
 {
-	uint32_t now = sse_now();
-
 	if (now - st->marked < mark_every(&lc->view.s) ||
 	    lc->nmarks == QSTORE_LINE_MARKS)
 		return;
@@ -67,16 +66,15 @@ mark_if_due(struct line_cache *lc, struct stream *st)
 
 char
 line_cache_rank(struct line_cache *lc, struct stream *st, long push_ms,
-    long long *value, const struct standing **s)
+    long long now_ms, long long *value, const struct standing **s)
 {
 	char kind;
 
-	if (!lc->view.valid ||
-	    clock_mono_ms() - lc->view.read_ms > push_ms + 2000)
+	if (!lc->view.valid || now_ms - lc->view.read_ms > push_ms + 2000)
 		return 0;
 	kind = line_view_rank(&lc->view, st->line, st->pre, value);
 	if (kind)
-		mark_if_due(lc, st);
+		mark_if_due(lc, st, (uint32_t)(now_ms / 1000));
 	*s = &lc->view.s;
 	return kind;
 }

@@ -21,6 +21,7 @@
 #include <uuid/uuid.h>
 
 #include "admission.h"
+#include "clock.h"
 #include "conf.h"
 #include "connq.h"
 #include "events.h"
@@ -186,14 +187,14 @@ batch_for(struct streams *b, struct batch **open, size_t nopen,
 }
 
 /* A status for st from its queue's line as last read, if that can say
- * where it stands (1); else 0: Redis is asked in a batch. */
+ * where it stands at now_ms (1); else 0: Redis is asked in a batch. */
 static int
-stream_from_view(struct streams *b, struct stream *st)
+stream_from_view(struct streams *b, struct stream *st, long long now_ms)
 {
 	const struct standing *s;
 	long long v;
 	char kind = line_cache_rank(b->queues[st->queue].line, st,
-	    b->app->conf->push_interval * 1000, &v, &s);
+	    b->app->conf->push_interval * 1000, now_ms, &v, &s);
 
 	if (kind == 0)
 		return 0;
@@ -255,20 +256,22 @@ streams_line_read(void *arg, int q)
 }
 
 /* Group the slot's streams (of queue only, unless -1) into one batch
- * per queue and send them; those the line as read can place need none. */
+ * per queue and send them; those the line as read can place need none.
+ * The clock is read once for the whole slot. */
 static void
 streams_visit(struct streams *b, int s, int only)
 {
 	struct batch *open[16] = { NULL };
 	size_t nopen = 0;
 	struct stream *st, *next;
+	long long now_ms = clock_mono_ms();
 
 	for (st = b->wheel.slots[s]; st; st = next) {
 		struct batch *bt;
 
 		next = st->next;
 		if (st->inflight || (only >= 0 && st->queue != only) ||
-		    stream_from_view(b, st))
+		    stream_from_view(b, st, now_ms))
 			continue;
 		if ((bt = batch_for(b, open, nopen, st->queue)) == NULL) {
 			if (nopen == 16) {	/* many queues: flush them */
