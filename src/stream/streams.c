@@ -2,8 +2,10 @@
  * streams.c: the streams of this process; see streams.h.
  *
  * Invariants:
- * - An open stream is in the token table and in exactly one slot of the
- *   wheel (wheel.c); a closed one is in neither. Closing is one function, stream_close.
+ * - An open stream is in the token table, in its queue's list
+ *   (bqueue.first, so a queue's walk sees only its own) and in exactly
+ *   one slot of the wheel (wheel.c); a closed one is in none. Closing is
+ *   one function, stream_close.
  * - A status batch in flight holds its streams (inflight = 1); a stream
  *   closed meanwhile is freed when the batch's answer comes back, never
  *   before, so a late Redis reply never touches freed memory.
@@ -231,16 +233,12 @@ streams_line_read(void *arg, int q)
 	size_t n = 0, cap = 0;
 
 	/* gathered first: a batch that fails at once may close streams */
-	for (size_t i = 0; i < b->streams.size; i++) {
-		for (struct stream *st = b->streams.bucket[i]; st;
-		    st = st->hnext) {
-			if (st->queue != q || st->inflight ||
-			    !line_view_left(v, st->line, st->pre))
-				continue;
-			if (n == cap && (left = grow(left, &cap)) == NULL)
-				return;
-			left[n++] = st;
-		}
+	for (struct stream *st = b->queues[q].first; st; st = st->qnext) {
+		if (st->inflight || !line_view_left(v, st->line, st->pre))
+			continue;
+		if (n == cap && (left = grow(left, &cap)) == NULL)
+			return;
+		left[n++] = st;
 	}
 	for (size_t i = 0; i < n; i += STREAMS_BATCH) {
 		struct batch *bt = calloc(1, sizeof *bt);
@@ -305,16 +303,12 @@ streams_notice_send(struct streams *b, int q, const char *notice)
 	    "notice", notice);
 	char *data = o ? json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII) :
 	    NULL;
+	struct stream *st, *next;
 
 	/* One text for every stream of the queue, written once. */
-	for (size_t i = 0; data && i < b->streams.size; i++) {
-		struct stream *st, *next;
-
-		for (st = b->streams.bucket[i]; st; st = next) {
-			next = st->hnext;
-			if (st->queue == q)
-				stream_send_text(b, st, "notice", data);
-		}
+	for (st = b->queues[q].first; data && st; st = next) {
+		next = st->qnext;
+		stream_send_text(b, st, "notice", data);
 	}
 	free(data);
 	json_decref(o);
@@ -372,15 +366,12 @@ streams_tick(evutil_socket_t fd, short what, void *arg)
 static void
 streams_dropped(struct streams *b, int q)
 {
-	line_cache_forget(b->queues[q].line);
-	for (size_t i = 0; i < b->streams.size; i++) {
-		struct stream *st, *next;
+	struct stream *st, *next;
 
-		for (st = b->streams.bucket[i]; st; st = next) {
-			next = st->hnext;
-			if (st->queue == q)
-				stream_gone(b, st, "queue dropped");
-		}
+	line_cache_forget(b->queues[q].line);
+	for (st = b->queues[q].first; st; st = next) {
+		next = st->qnext;
+		stream_gone(b, st, "queue dropped");
 	}
 }
 
@@ -496,7 +487,7 @@ streams_start(struct streams *b, struct evhttp_request *req,
 	    stream_on_close);
 	stream_table_put(&b->streams, st);
 	wheel_put(&b->wheel, st, wheel_pick(&b->wheel));
-	b->queues[q].streams++;
+	stream_link(b, st);
 	stream_status(b, st, s, s->prequeue ? 'p' : 'w', s->n, 1);
 }
 
