@@ -25,6 +25,7 @@
 
 #include "admission.h"
 #include "api.h"
+#include "clock.h"
 #include "config.h"
 #include "http.h"
 #include "http_reply.h"
@@ -77,15 +78,6 @@ struct read_call {
 	int *pow_bits;
 	char (*copies)[NAME_MAX_LEN];
 };
-
-static long long
-mono_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 static long long
 wall_ms(void)
@@ -222,7 +214,7 @@ read_call_new(struct app *app)
 			rc->pow_bits[i] = -1;
 	}
 	rc->n = n;
-	rc->sent_us = mono_us();
+	rc->sent_us = clock_mono_us();
 	return rc;
 }
 
@@ -319,7 +311,7 @@ room_done(enum result r, const struct room_read *rr, void *arg)
 		feeds_send(f, room_event_unreachable(wall_ms()));
 		goto done;
 	}
-	l.latency_ms = (double)(mono_us() - rc->sent_us) / 1000.0;
+	l.latency_ms = (double)(clock_mono_us() - rc->sent_us) / 1000.0;
 	l.full = qstore_full(f->app->qstore);
 	l.readonly = store_is_readonly(f->app->store);
 	l.pow_bits = rc->pow_bits;
@@ -445,7 +437,8 @@ report_done(enum result r, void *arg)
 
 	rc->f->reporting = 0;
 	if (r == RESULT_OK)
-		rc->f->report_ms = (double)(mono_us() - rc->sent_us) / 1000.0;
+		rc->f->report_ms = (double)(clock_mono_us() - rc->sent_us) /
+		    1000.0;
 	free(rc);
 }
 
@@ -460,7 +453,7 @@ report_send(struct room_feed *f, const char *text)
 
 	if (rc == NULL)
 		return;
-	rc->f = f, rc->sent_us = mono_us();
+	rc->f = f, rc->sent_us = clock_mono_us();
 	f->reporting = 1;
 	if (qstore_room_report(f->app->qstore, f->id, text, known, n,
 	    report_done, rc) == -1) {

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "notify.h"
 
 /* Fill sa from NOTIFY_SOCKET; 0: not set, -1: unusable, else its length. */
@@ -57,13 +57,10 @@ notify_send(const char *text)
 int
 notify_reloading(void)
 {
-	struct timespec ts;
 	char text[96];
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	snprintf(text, sizeof text, "RELOADING=1\nMONOTONIC_USEC=%llu",
-	    (unsigned long long)ts.tv_sec * 1000000ULL +
-	    (unsigned long long)ts.tv_nsec / 1000ULL);
+	snprintf(text, sizeof text, "RELOADING=1\nMONOTONIC_USEC=%lld",
+	    clock_mono_us());
 	return notify_send(text);
 }
 

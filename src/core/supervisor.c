@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "log.h"
 #include "notify.h"
 #include "supervisor.h"
@@ -47,10 +48,7 @@ struct sup {
 static time_t
 mono(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
+	return (time_t)(clock_mono_ms() / 1000);
 }
 
 static void

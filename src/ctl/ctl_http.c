@@ -8,9 +8,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "ctl_http.h"
 
 /* Split http://host[:port][/prefix]; -1 when url is not like that. */
@@ -51,18 +51,14 @@ ctl_http_url(const char *url, char *host, size_t hostlen, char *port,
 }
 
 static long
-ms_left(const struct timespec *deadline)
+ms_left(long long deadline)
 {
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (deadline->tv_sec - now.tv_sec) * 1000 +
-	    (deadline->tv_nsec - now.tv_nsec) / 1000000;
+	return (long)(deadline - clock_mono_ms());
 }
 
 /* Wait for fd to be ready for events; 0, or -1 on timeout. */
 static int
-wait_fd(int fd, short events, const struct timespec *deadline)
+wait_fd(int fd, short events, long long deadline)
 {
 	struct pollfd p = { fd, events, 0 };
 	long ms;
@@ -78,7 +74,7 @@ wait_fd(int fd, short events, const struct timespec *deadline)
 
 /* A connected socket to host:port, or -1 with err. */
 static int
-dial(const char *host, const char *port, const struct timespec *deadline,
+dial(const char *host, const char *port, long long deadline,
     char *err, size_t errlen)
 {
 	struct addrinfo hints = { 0 }, *res, *ai;
@@ -112,7 +108,7 @@ dial(const char *host, const char *port, const struct timespec *deadline,
 }
 
 static int
-send_all(int fd, const char *buf, size_t len, const struct timespec *deadline)
+send_all(int fd, const char *buf, size_t len, long long deadline)
 {
 	while (len > 0) {
 		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
@@ -130,7 +126,7 @@ send_all(int fd, const char *buf, size_t len, const struct timespec *deadline)
 
 /* Everything until the server closes; NULL on timeout or error. */
 static char *
-recv_all(int fd, size_t *len, const struct timespec *deadline)
+recv_all(int fd, size_t *len, long long deadline)
 {
 	size_t cap = 4096;
 	char *buf = malloc(cap + 1), *grown;
@@ -223,7 +219,7 @@ ctl_http(const char *url, const char *method, const char *path,
 {
 	char host[256], port[8], *req = NULL, *raw = NULL;
 	const char *prefix;
-	struct timespec deadline;
+	long long deadline;
 	size_t len;
 	int fd, n = -1, rc = -1, plen;
 
@@ -237,9 +233,8 @@ ctl_http(const char *url, const char *method, const char *path,
 	plen = (int)strcspn(prefix, "?#");
 	while (plen > 0 && prefix[plen - 1] == '/')
 		plen--;
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += timeout_s;
-	if ((fd = dial(host, port, &deadline, err, errlen)) == -1)
+	deadline = clock_mono_ms() + 1000LL * timeout_s;
+	if ((fd = dial(host, port, deadline, err, errlen)) == -1)
 		return -1;
 	n = asprintf(&req, "%s %.*s%s HTTP/1.1\r\nHost: %s:%s\r\n"
 	    "Connection: close\r\nAccept: application/json\r\n%s%s%s"
@@ -247,10 +242,10 @@ ctl_http(const char *url, const char *method, const char *path,
 	    method, plen, prefix, path, host, port,
 	    token ? "Authorization: Bearer " : "", token ? token : "",
 	    token ? "\r\n" : "", body ? strlen(body) : 0, body ? body : "");
-	if (n < 0 || send_all(fd, req, (size_t)n, &deadline) == -1 ||
-	    (raw = recv_all(fd, &len, &deadline)) == NULL) {
+	if (n < 0 || send_all(fd, req, (size_t)n, deadline) == -1 ||
+	    (raw = recv_all(fd, &len, deadline)) == NULL) {
 		snprintf(err, errlen, "no answer from %s:%s (%s)", host, port,
-		    ms_left(&deadline) <= 0 ? "timed out" : "connection failed");
+		    ms_left(deadline) <= 0 ? "timed out" : "connection failed");
 		goto done;
 	}
 	if (parse_answer(raw, len, r) == -1) {

@@ -22,31 +22,25 @@
  *   (IDLE, HEAD, BODY): whatever evhttp writes then is an answer of its
  *   own, which refusal.c puts as JSON (conns_output).
  */
-#include <fcntl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/http.h>
 
-#include "clientaddr.h"
+#include "clock.h"
 #include "conf.h"
+#include "conn_limits.h"
+#include "conn_log.h"
 #include "connq.h"
 #include "conns.h"
-#include "ipcount.h"
 #include "log.h"
 #include "metrics.h"
 #include "refusal.h"
 #include "route.h"
 
-#define CONNS_BASE_FDS 256	/* the descriptors open before us lie below */
-#define CONNS_LOG_MS 1000	/* at most one line of closes a second per reason */
-#define CONNS_LIMIT_MS 1000	/* RLIMIT_NOFILE is read again this often */
 #define CONNS_SWEEP_MAX 256	/* closes in one pass of the loop, per timer */
 
 struct conn {
@@ -78,26 +72,11 @@ struct conns {
 	struct conns_timer timers[2];
 	struct conn **byfd;			/* bound connections by socket */
 	size_t nbyfd;
-	struct ipcount *ips;
-	long limit;				/* RLIMIT_NOFILE, read at limit_ms */
-	long long limit_ms;
-	int base;			/* descriptors open before any connection */
-	unsigned long unlogged[MCONN_NREASONS];
-	long long logged_ms[MCONN_NREASONS];
-	long long late_ms[MCONN_NREASONS];	/* the most past a deadline */
-	struct event *log_ev;
+	struct conn_log *log;			/* the closes, counted */
+	struct conn_limits *limits;	/* per address, the reserve */
 };
 
 static const char *const state_names[] = { "idle", "head", "body", "busy" };
-
-static long long
-conns_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static long long
 conns_timeout_ms(const struct conns *cs, int state)
@@ -106,61 +85,6 @@ conns_timeout_ms(const struct conns *cs, int state)
 
 	return 1000LL * (state == CONNQ_BODY ? c->body_timeout :
 	    c->header_timeout);
-}
-
-/* ---- the log of closes: counts, at most a line a second per reason ------- */
-
-static void
-conns_log_line(struct conns *cs, enum metrics_conn_close r, long long now)
-{
-	if (r == MCONN_HEADER_TIMEOUT || r == MCONN_BODY_TIMEOUT)
-		log_info("event=conns_closed reason=%s count=%lu late_ms=%lld",
-		    metrics_conn_close_name(r), cs->unlogged[r],
-		    cs->late_ms[r]);
-	else
-		log_info("event=conns_closed reason=%s count=%lu",
-		    metrics_conn_close_name(r), cs->unlogged[r]);
-	cs->unlogged[r] = 0;
-	cs->late_ms[r] = 0;
-	cs->logged_ms[r] = now;
-}
-
-/* The lines due; a timer for those a line of the last second holds back. */
-static void
-conns_log(struct conns *cs, long long now)
-{
-	long long wait = -1;
-
-	for (int r = 0; r < MCONN_NREASONS; r++) {
-		long long left = cs->logged_ms[r] + CONNS_LOG_MS - now;
-
-		if (cs->unlogged[r] == 0)
-			continue;
-		if (left <= 0)
-			conns_log_line(cs, r, now);
-		else if (wait < 0 || left < wait)
-			wait = left;
-	}
-	if (wait >= 0 && !evtimer_pending(cs->log_ev, NULL)) {
-		struct timeval tv = { wait / 1000, wait % 1000 * 1000 };
-
-		evtimer_add(cs->log_ev, &tv);
-	}
-}
-
-static void
-conns_log_event(evutil_socket_t fd, short what, void *arg)
-{
-	conns_log(arg, conns_now_ms());
-}
-
-static void
-conns_note(struct conns *cs, enum metrics_conn_close reason,
-    unsigned long n, long long now)
-{
-	metrics_conn_closes(reason, n);
-	cs->unlogged[reason] += n;
-	conns_log(cs, now);
 }
 
 /* ---- finding a connection by its evhttp connection ----------------------- */
@@ -283,7 +207,7 @@ conns_input(struct evbuffer *in, const struct evbuffer_cb_info *info,
 	if (info->n_added == 0 || c->q.state > CONNQ_HEAD)
 		return;
 	conns_head(c->cs, c, len > info->n_added ? len - info->n_added : 0,
-	    conns_now_ms());
+	    clock_mono_ms());
 }
 
 static void
@@ -314,7 +238,7 @@ conns_answered(struct evhttp_request *req, void *arg)
 {
 	struct conns *cs = arg;
 	struct conn *c = conns_find(cs, evhttp_request_get_connection(req));
-	long long now = conns_now_ms();
+	long long now = clock_mono_ms();
 
 	if (c == NULL)
 		return;
@@ -337,7 +261,7 @@ conns_request(struct conns *cs, struct evhttp_request *req)
 		return;
 	conns_watch(c, 0);
 	conns_outwatch(c, 0);
-	conns_enter(cs, c, CONNQ_BUSY, conns_now_ms());
+	conns_enter(cs, c, CONNQ_BUSY, clock_mono_ms());
 	evhttp_request_set_on_complete_cb(req, conns_answered, cs);
 }
 
@@ -362,7 +286,7 @@ conns_output(struct evbuffer *out, const struct evbuffer_cb_info *info,
 	conns_outwatch(c, 0);
 	refusal_put(out, &r);
 	metrics_http(ROUTE_NONE, r.status,
-	    (double)(conns_now_ms() - c->q.since) / 1e3);
+	    (double)(clock_mono_ms() - c->q.since) / 1e3);
 	log_debug("event=request_refused status=%d state=%s", r.status,
 	    state_names[c->q.state]);
 }
@@ -373,7 +297,7 @@ static void
 conns_forget(struct conns *cs, struct conn *c, int bev_alive)
 {
 	connq_remove(&cs->q, &c->q);
-	ipcount_release(cs->ips, c->ip);
+	conn_limits_release(cs->limits, c->ip);
 	if (c->fd >= 0 && (size_t)c->fd < cs->nbyfd && cs->byfd[c->fd] == c)
 		cs->byfd[c->fd] = NULL;
 	if (bev_alive) {
@@ -416,75 +340,30 @@ conns_close(struct conns *cs, struct conn *c, enum metrics_conn_close reason,
 
 /* ---- limits: per address, and the descriptor reserve --------------------- */
 
-static long
-conns_limit(struct conns *cs, long long now, int fresh)
-{
-	struct rlimit rl;
-
-	if (!fresh && cs->limit > 0 && now - cs->limit_ms < CONNS_LIMIT_MS)
-		return cs->limit;
-	cs->limit_ms = now;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
-		cs->limit = rl.rlim_cur == RLIM_INFINITY ||
-		    rl.rlim_cur > LONG_MAX ? LONG_MAX : (long)rl.rlim_cur;
-	return cs->limit;
-}
-
-/* Descriptors open, at least: ours and those before us, and since the
- * kernel gives the lowest free one, every one below the newest. */
-static long
-conns_open(const struct conns *cs, evutil_socket_t newest)
-{
-	long n = (long)cs->q.count + cs->base;
-
-	return newest >= n ? (long)newest + 1 : n;
-}
-
 /* The reserve: past the high-water mark, the oldest without a head goes. */
 static void
 conns_keep_reserve(struct conns *cs, struct conn *c, long long now)
 {
-	long pct = cs->app->conf->fd_reserve;
 	struct connq_entry *v;
 
-	if (pct == 0 || conns_open(cs, c->fd) <=
-	    connq_high_water(conns_limit(cs, now, 0), pct))
+	if (!conn_limits_over(cs->limits, cs->q.count, c->fd, now))
 		return;
 	if ((v = connq_victim(&cs->q)) == NULL || v == &c->q)
 		return;
 	conns_close(cs, (struct conn *)v, MCONN_FD_RESERVE, now);
-	conns_note(cs, MCONN_FD_RESERVE, 1, now);
-}
-
-static void
-conns_refused(struct conns *cs, const char *peer, long long now)
-{
-	unsigned long n = ipcount_refused(cs->ips, peer, now);
-
-	if (n > 0)
-		log_info("event=conn_refused reason=max_conns_per_ip addr=%s "
-		    "open=%zu refused=%lu", peer, ipcount_of(cs->ips, peer), n);
-	conns_note(cs, MCONN_PER_IP, 1, now);
+	conn_log_note(cs->log, MCONN_FD_RESERVE, 1, now);
 }
 
 /* max_conns_per_ip: 1 when c may stay, else it is closed (0). */
 static int
 conns_admit(struct conns *cs, struct conn *c, long long now)
 {
-	size_t max = (size_t)cs->app->conf->max_conns_per_ip;
 	char *peer = NULL;
 	ev_uint16_t port;
-	int full;
 
 	evhttp_connection_get_peer(c->evcon, &peer, &port);
-	if (peer == NULL)
+	if (conn_limits_admit(cs->limits, peer, now, &c->ip))
 		return 1;
-	/* A trusted proxy carries many visitors; it caps them itself. */
-	if (cs->app->trusted && netlist_has(cs->app->trusted, peer))
-		max = 0;
-	if ((c->ip = ipcount_take(cs->ips, peer, max, &full)) != NULL || !full)
-		return 1;
-	conns_refused(cs, peer, now);
 	conns_close(cs, c, MCONN_PER_IP, now);
 	return 0;
 }
@@ -517,7 +396,7 @@ conns_bind(struct conns *cs, struct conn *c, long long now)
 static void
 conns_bind_fresh(struct conns *cs)
 {
-	long long now = conns_now_ms();
+	long long now = clock_mono_ms();
 	struct conn *c;
 
 	while ((c = cs->fresh) != NULL) {
@@ -540,7 +419,7 @@ conns_bev(struct event_base *base, void *arg)
 	struct conns *cs = arg;
 	/* As evhttp makes its own: evhttp closes the socket itself. */
 	struct bufferevent *bev = bufferevent_socket_new(base, -1, 0);
-	long long now = conns_now_ms();
+	long long now = clock_mono_ms();
 	struct conn *c;
 
 	if (bev == NULL || (c = calloc(1, sizeof *c)) == NULL)
@@ -574,19 +453,19 @@ conns_sweep(evutil_socket_t fd, short what, void *arg)
 	struct conns *cs = t->cs;
 	enum metrics_conn_close reason = t->state == CONNQ_BODY ?
 	    MCONN_BODY_TIMEOUT : MCONN_HEADER_TIMEOUT;
-	long long now = conns_now_ms(), ms = conns_timeout_ms(cs, t->state);
+	long long now = clock_mono_ms(), ms = conns_timeout_ms(cs, t->state);
 	struct connq_entry *e;
 	unsigned long n = 0;
 
 	conns_bind_fresh(cs);
-	if ((e = connq_expired(&cs->q, t->state, ms, now)) != NULL &&
-	    now - e->since - ms > cs->late_ms[reason])
-		cs->late_ms[reason] = now - e->since - ms;	/* the oldest */
+	/* The oldest says how late the closes come. */
+	if ((e = connq_expired(&cs->q, t->state, ms, now)) != NULL)
+		conn_log_late(cs->log, reason, now - e->since - ms);
 	for (; n < CONNS_SWEEP_MAX && (e = connq_expired(&cs->q, t->state, ms,
 	    now)) != NULL; n++)
 		conns_close(cs, (struct conn *)e, reason, now);
 	if (n > 0)
-		conns_note(cs, reason, n, now);
+		conn_log_note(cs->log, reason, n, now);
 	/* More expired: the rest in the next pass, after what else came. */
 	conns_arm(cs, t->state, now);
 }
@@ -594,19 +473,17 @@ conns_sweep(evutil_socket_t fd, short what, void *arg)
 int
 conns_shed(struct conns *cs)
 {
-	long pct = cs->app->conf->fd_reserve, limit, n, shed = 0;
-	long long now = conns_now_ms();
+	long long now = clock_mono_ms();
 	struct connq_entry *v;
+	long n, shed = 0;
 
 	conns_bind_fresh(cs);
-	if (pct == 0)
-		return 0;
-	limit = conns_limit(cs, now, 1);
-	n = limit - connq_high_water(limit, pct);
+	n = conn_limits_shed(cs->limits, now);
 	for (; shed < n && (v = connq_victim(&cs->q)) != NULL; shed++)
 		conns_close(cs, (struct conn *)v, MCONN_FD_RESERVE, now);
 	if (shed > 0)
-		conns_note(cs, MCONN_FD_RESERVE, (unsigned long)shed, now);
+		conn_log_note(cs->log, MCONN_FD_RESERVE, (unsigned long)shed,
+		    now);
 	return (int)shed;
 }
 
@@ -632,17 +509,6 @@ conns_count(const struct conns *cs)
 	return cs ? cs->q.count : 0;
 }
 
-/* Descriptors open now, before any connection. */
-static int
-conns_fds_open(void)
-{
-	int n = 0;
-
-	for (int fd = 0; fd < CONNS_BASE_FDS; fd++)
-		n += fcntl(fd, F_GETFD) != -1;
-	return n;
-}
-
 struct conns *
 conns_new(struct app *app, struct evhttp *evh)
 {
@@ -653,17 +519,16 @@ conns_new(struct app *app, struct evhttp *evh)
 	cs->app = app;
 	connq_init(&cs->q);
 	cs->fresh_tail = &cs->fresh;
-	cs->base = conns_fds_open();
-	cs->ips = ipcount_new();
+	cs->log = conn_log_new(app->base);
+	cs->limits = cs->log ? conn_limits_new(app, cs->log) : NULL;
 	cs->bind_ev = event_new(app->base, -1, 0, conns_bind_event, cs);
-	cs->log_ev = evtimer_new(app->base, conns_log_event, cs);
 	for (int i = 0; i < 2; i++) {
 		cs->timers[i].cs = cs;
 		cs->timers[i].state = i ? CONNQ_BODY : CONNQ_HEAD;
 		cs->timers[i].ev = evtimer_new(app->base, conns_sweep,
 		    &cs->timers[i]);
 	}
-	if (cs->ips == NULL || cs->bind_ev == NULL || cs->log_ev == NULL ||
+	if (cs->limits == NULL || cs->bind_ev == NULL ||
 	    cs->timers[0].ev == NULL || cs->timers[1].ev == NULL) {
 		conns_free(cs);
 		return NULL;
@@ -690,15 +555,13 @@ conns_free(struct conns *cs)
 		cs->fresh = c->next_fresh;
 		conns_forget(cs, c, 0);
 	}
-	conns_log(cs, conns_now_ms() + CONNS_LOG_MS);
 	if (cs->bind_ev)
 		event_free(cs->bind_ev);
-	if (cs->log_ev)
-		event_free(cs->log_ev);
 	for (int i = 0; i < 2; i++)
 		if (cs->timers[i].ev)
 			event_free(cs->timers[i].ev);
-	ipcount_free(cs->ips);
+	conn_limits_free(cs->limits);
+	conn_log_free(cs->log);
 	free(cs->byfd);
 	free(cs);
 }

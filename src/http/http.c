@@ -22,6 +22,7 @@
 #include <event2/listener.h>
 #include <event2/util.h>
 
+#include "clock.h"
 #include "conf.h"
 #include "conns.h"
 #include "http.h"
@@ -53,15 +54,6 @@ struct http {
  * finds the server here.
  */
 static struct http *listening;
-
-static long long
-http_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 static int
 http_method(enum evhttp_cmd_type cmd)
@@ -140,7 +132,7 @@ http_observe(struct http *h, struct evhttp_request *req, int code)
 	int route;
 
 	if (h != NULL && stamps_take(h->stamps, req, &route, &start) == 0)
-		metrics_http(route, code, (double)(http_now_us() - start) /
+		metrics_http(route, code, (double)(clock_mono_us() - start) /
 		    1e6);
 }
 
@@ -151,7 +143,7 @@ http_observe(struct http *h, struct evhttp_request *req, int code)
 static void
 http_take(struct http *h, struct evhttp_request *req, int admin_port)
 {
-	long long start_us = http_now_us();
+	long long start_us = clock_mono_us();
 	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
 	struct http_in in;
 

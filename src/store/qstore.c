@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "keys.h"
 #include "log.h"
 #include "pass.h"
@@ -83,15 +83,6 @@ qcall_trail(struct qstore *qs, struct script_call *sc, int key_slot,
 	script_set(sc, admin_slot, admin != NULL ? admin : "");
 }
 
-static long long
-mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void
 full_logged(const struct store_result *res, void *arg)
 {
@@ -113,7 +104,7 @@ saw_full(struct qstore *qs)
 {
 	const char *argv[] = { "INFO", "memory" };
 
-	qs->full_at = mono_ms();
+	qs->full_at = clock_mono_ms();
 	if (qs->full)
 		return;
 	qs->full = 1;
@@ -357,7 +348,7 @@ qstore_tick(struct qstore *qs, const char *queue, long cap, qs_tick_cb *cb,
 		script_set(sc, TICK_A_CHANNEL, k.events);
 		script_set_num(sc, TICK_A_CAP, cap);
 		script_set_num(sc, TICK_A_FULL_AGO_MS, qs->full_at == 0 ? -1 :
-		    mono_ms() - qs->full_at);
+		    clock_mono_ms() - qs->full_at);
 		script_set_num(sc, TICK_A_LEEWAY_MS, PASS_LEEWAY * 1000);
 	}
 	return qcall_eval_flags(qs, qcall_new(qs, read_tick, cb, arg, "tick",

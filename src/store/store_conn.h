@@ -1,8 +1,9 @@
 /*
- * store_conn.h: what store.c and store_checks.c share of a connection.
- * Not for callers of the store: they use store.h. store_checks.c stands
- * on store.c: it opens the connection, and store.c calls it back only
- * through on_connect.
+ * store_conn.h: what store.c, store_call.c and store_checks.c share of
+ * a connection. Not for callers of the store: they use store.h.
+ * store_checks.c stands on store.c: it opens the connection, and store.c
+ * calls it back only through on_connect. store_call.c (the calls) stands
+ * on store.c too, which reaches it only through end_calls.
  */
 #ifndef WR_STORE_CONN_H
 #define WR_STORE_CONN_H
@@ -35,6 +36,9 @@ struct store {
 	void *ready_arg;
 	void (*on_connect)(struct store *s);	/* each connect: the checks */
 	struct call *calls;	/* every call hiredis still holds */
+	/* store_call.c's, set with the first call: answers and frees those
+	 * left at store_free (freeing the context answers them already). */
+	void (*end_calls)(struct store *s, const char *why);
 	char *pattern;		/* a subscriber: what it PSUBSCRIBEs */
 	store_message_cb *msg_cb;
 	void *msg_arg;
@@ -60,14 +64,18 @@ struct store *store_open(struct event_base *base, const char *addr,
     void *arg, void (*on_connect)(struct store *), char *err, size_t errlen);
 /* The connection serves now: say so, and call the store's ready_cb. */
 void store_become_ready(struct store *s);
-/* SCRIPT LOAD every script; the connection is ready once all are in. */
+/* store_call.c: SCRIPT LOAD every script; the connection is ready once
+ * all are in. */
 void store_load_scripts(struct store *s);
-/* Queue a command whatever the ready state (for loading scripts). */
+/* store_call.c: queue a command whatever the ready state (for loading
+ * scripts and the checks). */
 int store_send(struct store *s, int script, int argc,
     const char *const *argv, const size_t *lens, store_cb *cb, void *arg,
     int durable);
 /* Drop the connection from the loop, not from inside a callback. */
 void store_drop_soon(struct store *s, const char *why);
+/* Drop it now: free the context, from outside any hiredis callback. */
+void store_drop(struct store *s, const char *why);
 /* A subscriber's PSUBSCRIBE of its pattern. */
 void store_subscribe(struct store *s);
 

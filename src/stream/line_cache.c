@@ -4,21 +4,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <uuid/uuid.h>
 
+#include "clock.h"
 #include "line_cache.h"
 #include "log.h"
-
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 struct line_cache *
 line_cache_new(line_cache_read_cb *on_read, void *arg, int queue)
@@ -62,11 +53,10 @@ mark_every(const struct standing *s)
 	return s->q.waiting_ttl >= 8 ? (uint32_t)(s->q.waiting_ttl / 4) : 1;
 }
 
+/* now: sse_now()'s seconds, of the monotonic ms the caller read. */
 static void
-mark_if_due(struct line_cache *lc, struct stream *st)
+mark_if_due(struct line_cache *lc, struct stream *st, uint32_t now)
 {
-	uint32_t now = sse_now();
-
 	if (now - st->marked < mark_every(&lc->view.s) ||
 	    lc->nmarks == QSTORE_LINE_MARKS)
 		return;
@@ -76,15 +66,15 @@ mark_if_due(struct line_cache *lc, struct stream *st)
 
 char
 line_cache_rank(struct line_cache *lc, struct stream *st, long push_ms,
-    long long *value, const struct standing **s)
+    long long now_ms, long long *value, const struct standing **s)
 {
 	char kind;
 
-	if (!lc->view.valid || now_ms() - lc->view.read_ms > push_ms + 2000)
+	if (!lc->view.valid || now_ms - lc->view.read_ms > push_ms + 2000)
 		return 0;
 	kind = line_view_rank(&lc->view, st->line, st->pre, value);
 	if (kind)
-		mark_if_due(lc, st);
+		mark_if_due(lc, st, (uint32_t)(now_ms / 1000));
 	*s = &lc->view.s;
 	return kind;
 }
@@ -124,7 +114,7 @@ cache_read(enum result r, const struct qs_line *ln, void *arg)
 		lc->discard = 0;
 		line_view_clear(&lc->view);
 	} else if (line_view_set(&lc->view, ln, lc->asked_line,
-	    lc->asked_place, now_ms()) == -1) {
+	    lc->asked_place, clock_mono_ms()) == -1) {
 		log_error("event=line_view_failed error=\"out of memory\"");
 	} else if (lc->on_read) {
 		lc->on_read(lc->arg, lc->queue);
@@ -137,7 +127,7 @@ line_cache_refresh(struct line_cache *lc, struct qstore *qs,
 {
 	const char *marks[QSTORE_LINE_MARKS];
 	char text[QSTORE_LINE_MARKS][37];
-	long long now = now_ms();
+	long long now = clock_mono_ms();
 
 	/* a full list of marks goes at once: more are due than a read a
 	 * second carries (many streams, a short waiting_ttl) */

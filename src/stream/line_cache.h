@@ -39,13 +39,15 @@ struct line_cache *line_cache_new(line_cache_read_cb *on_read, void *arg,
 void line_cache_free(struct line_cache *lc);
 
 /*
- * Where stream st stands by the view, if it is fresh enough for a
+ * Where stream st stands by the view, if it is fresh enough at now_ms
+ * (clock_mono_ms, read once for all the streams of a visit) for a
  * push_interval of push_ms: 'w' or 'p' and *value as line_view_rank
  * says (and st's seen mark, when due, goes with the next read), or 0:
  * ask Redis. *s: the facts to tell it with.
  */
 char line_cache_rank(struct line_cache *lc, struct stream *st,
-    long push_ms, long long *value, const struct standing **s);
+    long push_ms, long long now_ms, long long *value,
+    const struct standing **s);
 
 /* What ranks.lua said of st: its kind, and its number in the line. */
 void line_cache_learn(struct line_cache *lc, struct stream *st, char kind,

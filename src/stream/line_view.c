@@ -85,21 +85,43 @@ line_view_clear(struct line_view *v)
 	memset(v, 0, sizeof *v);
 }
 
+/* Where a stream's number lies: its part (drawn places when line < 0,
+ * the pre-queue when pre, else the tickets), that part's bits, how far
+ * they were read, and the number in the part. */
+struct part_of {
+	const struct qs_line_part *pt;
+	const struct line_bits *lb;
+	long long to, x;
+};
+
+static struct part_of
+part_of(const struct line_view *v, long long line, int pre)
+{
+	struct part_of w = { pre ? &v->p : &v->t, &v->line, v->line_to, line };
+
+	if (line < 0) {
+		w.pt = &v->d, w.lb = &v->places;
+		w.to = v->places_to, w.x = -line;
+	}
+	return w;
+}
+
 /*
- * The members of part pt (its bits in lb, read up to number to) before
- * number x, into *ahead; 0 when pt cannot say where x is.
+ * The members of w's part (its bits read up to w->to) before number
+ * w->x, into *ahead; 0 when the part cannot say where w->x is.
  */
 static int
-part_ahead(const struct qs_line_part *pt, const struct line_bits *lb,
-    long long to, long long x, long long *ahead)
+part_ahead(const struct part_of *w, long long *ahead)
 {
+	const struct qs_line_part *pt = w->pt;
+	long long gone, x = w->x;
 	int set, low_set;
-	long long gone;
 
 	if (!pt->exact || pt->count == 0 || x < pt->low || x > pt->high ||
-	    x > to || pt->low / 8 < lb->from)
+	    x > w->to || pt->low / 8 < w->lb->from)
 		return 0;
-	gone = bits_before(lb, x, &set) - bits_before(lb, pt->low, &low_set);
+	gone = bits_before(w->lb, x, &set) -
+	    bits_before(w->lb, pt->low, &low_set);
 	if (set)
 		return 0;
 	*ahead = x - pt->low - gone;
@@ -110,23 +132,22 @@ char
 line_view_rank(const struct line_view *v, long long line, int pre,
     long long *value)
 {
+	struct part_of w;
 	long long ahead;
 
 	if (!v->valid || line == 0)
 		return 0;
-	if (line < 0) {
-		if (!part_ahead(&v->d, &v->places, v->places_to, -line, value))
-			return 0;
+	w = part_of(v, line, pre);
+	if (!part_ahead(&w, &ahead))
+		return 0;
+	if (line < 0) {			/* a drawn place */
+		*value = ahead;
 		return 'w';
 	}
 	if (pre) {
-		if (!part_ahead(&v->p, &v->line, v->line_to, line, &ahead))
-			return 0;
 		*value = v->s.entrants;
 		return 'p';
 	}
-	if (!part_ahead(&v->t, &v->line, v->line_to, line, &ahead))
-		return 0;
 	*value = v->d.count + v->p.count + ahead;
 	return 'w';
 }
@@ -134,17 +155,17 @@ line_view_rank(const struct line_view *v, long long line, int pre,
 int
 line_view_left(const struct line_view *v, long long line, int pre)
 {
-	const struct qs_line_part *pt = line < 0 ? &v->d : pre ? &v->p : &v->t;
-	const struct line_bits *lb = line < 0 ? &v->places : &v->line;
-	long long x = line < 0 ? -line : line, to = line < 0 ? v->places_to :
-	    v->line_to;
+	struct part_of w;
 	int set = 0;
 
-	if (!v->valid || line == 0 || !pt->exact || x > to)
+	if (!v->valid || line == 0)
 		return 0;
-	if (pt->count == 0 || x < pt->low)
+	w = part_of(v, line, pre);
+	if (!w.pt->exact || w.x > w.to)
+		return 0;
+	if (w.pt->count == 0 || w.x < w.pt->low)
 		return 1;
-	if (x / 8 >= lb->from)
-		bits_before(lb, x, &set);
+	if (w.x / 8 >= w.lb->from)
+		bits_before(w.lb, w.x, &set);
 	return set;
 }

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/http.h>
 
+#include "clock.h"
 #include "http.h"
 #include "sse.h"
 #include "sse_frame.h"
@@ -24,10 +24,7 @@
 uint32_t
 sse_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint32_t)ts.tv_sec;
+	return (uint32_t)(clock_mono_ms() / 1000);
 }
 
 static struct bufferevent *

@@ -3,8 +3,9 @@
  * headers, events, the cap on unsent output, and the two ways a stream
  * ends (cleanly, or dropped when the client will not read).
  *
- * A stream is one small struct; streams.c keeps them in a token table
- * and a time-sliced schedule, so a stream has no timer or event of its own.
+ * A stream is one small struct; streams.c keeps them in a token table,
+ * a time-sliced schedule and its queue's list, so a stream has no timer
+ * or event of its own.
  */
 #ifndef WR_SSE_H
 #define WR_SSE_H
@@ -21,6 +22,7 @@ struct stream {
 	struct evhttp_request *req;	/* NULL once the stream has ended */
 	struct stream *hnext;		/* token table chain */
 	struct stream *prev, *next;	/* schedule slot list */
+	struct stream *qprev, *qnext;	/* its queue's list */
 	struct ipslot *ip;		/* the client address's count */
 	uint32_t id;			/* id of the last event sent */
 	uint32_t last_write;		/* monotonic seconds */

@@ -19,6 +19,34 @@
 
 /* ---- one stream ----------------------------------------------------- */
 
+void
+stream_link(struct streams *b, struct stream *st)
+{
+	struct bqueue *q = &b->queues[st->queue];
+
+	st->qprev = NULL;
+	st->qnext = q->first;
+	if (q->first)
+		q->first->qprev = st;
+	q->first = st;
+	q->streams++;
+}
+
+static void
+stream_unlink(struct streams *b, struct stream *st)
+{
+	struct bqueue *q = &b->queues[st->queue];
+
+	if (st->qprev)
+		st->qprev->qnext = st->qnext;
+	else
+		q->first = st->qnext;
+	if (st->qnext)
+		st->qnext->qprev = st->qprev;
+	st->qprev = st->qnext = NULL;
+	q->streams--;
+}
+
 /*
  * The one teardown of a stream, whatever ends it, with a reason that is
  * logged and counted; the free waits while a status batch holds it (as
@@ -39,7 +67,7 @@ stream_close(struct streams *b, struct stream *st, const char *reason,
 	stream_table_remove(&b->streams, st);
 	wheel_remove(&b->wheel, st);
 	ipcount_release(b->ips, st->ip);
-	b->queues[st->queue].streams--;
+	stream_unlink(b, st);
 	st->closed = 1;
 	if (how == CLOSE_END)
 		sse_end(st, b->app->http);

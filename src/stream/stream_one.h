@@ -24,6 +24,7 @@ struct bqueue {
 	char redirect[2049];
 	long long waiting;
 	size_t streams;		/* open streams of this queue */
+	struct stream *first;	/* they, in a list (stream_link) */
 	unsigned long notice_serial;	/* the notice its streams were sent */
 	struct line_cache *line;	/* its line as read for them */
 };
@@ -50,6 +51,9 @@ enum close_how { CLOSE_END, CLOSE_ABORT, CLOSE_GONE };
  */
 void stream_close(struct streams *b, struct stream *st, const char *reason,
     enum close_how how);
+/* st, open, joins the list of its queue (st->queue); stream_close takes
+ * it out. */
+void stream_link(struct streams *b, struct stream *st);
 /* A client that stopped reading: logged, and the stream aborted. */
 void stream_slow(struct streams *b, struct stream *st);
 /* Send event with the JSON text data (NULL: out of memory, nothing

@@ -2,8 +2,10 @@
  * streams.c: the streams of this process; see streams.h.
  *
  * Invariants:
- * - An open stream is in the token table and in exactly one slot of the
- *   wheel (wheel.c); a closed one is in neither. Closing is one function, stream_close.
+ * - An open stream is in the token table, in its queue's list
+ *   (bqueue.first, so a queue's walk sees only its own) and in exactly
+ *   one slot of the wheel (wheel.c); a closed one is in none. Closing is
+ *   one function, stream_close.
  * - A status batch in flight holds its streams (inflight = 1); a stream
  *   closed meanwhile is freed when the batch's answer comes back, never
  *   before, so a late Redis reply never touches freed memory.
@@ -21,6 +23,7 @@
 #include <uuid/uuid.h>
 
 #include "admission.h"
+#include "clock.h"
 #include "conf.h"
 #include "connq.h"
 #include "events.h"
@@ -186,14 +189,14 @@ batch_for(struct streams *b, struct batch **open, size_t nopen,
 }
 
 /* A status for st from its queue's line as last read, if that can say
- * where it stands (1); else 0: Redis is asked in a batch. */
+ * where it stands at now_ms (1); else 0: Redis is asked in a batch. */
 static int
-stream_from_view(struct streams *b, struct stream *st)
+stream_from_view(struct streams *b, struct stream *st, long long now_ms)
 {
 	const struct standing *s;
 	long long v;
 	char kind = line_cache_rank(b->queues[st->queue].line, st,
-	    b->app->conf->push_interval * 1000, &v, &s);
+	    b->app->conf->push_interval * 1000, now_ms, &v, &s);
 
 	if (kind == 0)
 		return 0;
@@ -230,16 +233,12 @@ streams_line_read(void *arg, int q)
 	size_t n = 0, cap = 0;
 
 	/* gathered first: a batch that fails at once may close streams */
-	for (size_t i = 0; i < b->streams.size; i++) {
-		for (struct stream *st = b->streams.bucket[i]; st;
-		    st = st->hnext) {
-			if (st->queue != q || st->inflight ||
-			    !line_view_left(v, st->line, st->pre))
-				continue;
-			if (n == cap && (left = grow(left, &cap)) == NULL)
-				return;
-			left[n++] = st;
-		}
+	for (struct stream *st = b->queues[q].first; st; st = st->qnext) {
+		if (st->inflight || !line_view_left(v, st->line, st->pre))
+			continue;
+		if (n == cap && (left = grow(left, &cap)) == NULL)
+			return;
+		left[n++] = st;
 	}
 	for (size_t i = 0; i < n; i += STREAMS_BATCH) {
 		struct batch *bt = calloc(1, sizeof *bt);
@@ -255,20 +254,22 @@ streams_line_read(void *arg, int q)
 }
 
 /* Group the slot's streams (of queue only, unless -1) into one batch
- * per queue and send them; those the line as read can place need none. */
+ * per queue and send them; those the line as read can place need none.
+ * The clock is read once for the whole slot. */
 static void
 streams_visit(struct streams *b, int s, int only)
 {
 	struct batch *open[16] = { NULL };
 	size_t nopen = 0;
 	struct stream *st, *next;
+	long long now_ms = clock_mono_ms();
 
 	for (st = b->wheel.slots[s]; st; st = next) {
 		struct batch *bt;
 
 		next = st->next;
 		if (st->inflight || (only >= 0 && st->queue != only) ||
-		    stream_from_view(b, st))
+		    stream_from_view(b, st, now_ms))
 			continue;
 		if ((bt = batch_for(b, open, nopen, st->queue)) == NULL) {
 			if (nopen == 16) {	/* many queues: flush them */
@@ -302,16 +303,12 @@ streams_notice_send(struct streams *b, int q, const char *notice)
 	    "notice", notice);
 	char *data = o ? json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII) :
 	    NULL;
+	struct stream *st, *next;
 
 	/* One text for every stream of the queue, written once. */
-	for (size_t i = 0; data && i < b->streams.size; i++) {
-		struct stream *st, *next;
-
-		for (st = b->streams.bucket[i]; st; st = next) {
-			next = st->hnext;
-			if (st->queue == q)
-				stream_send_text(b, st, "notice", data);
-		}
+	for (st = b->queues[q].first; data && st; st = next) {
+		next = st->qnext;
+		stream_send_text(b, st, "notice", data);
 	}
 	free(data);
 	json_decref(o);
@@ -369,15 +366,12 @@ streams_tick(evutil_socket_t fd, short what, void *arg)
 static void
 streams_dropped(struct streams *b, int q)
 {
-	line_cache_forget(b->queues[q].line);
-	for (size_t i = 0; i < b->streams.size; i++) {
-		struct stream *st, *next;
+	struct stream *st, *next;
 
-		for (st = b->streams.bucket[i]; st; st = next) {
-			next = st->hnext;
-			if (st->queue == q)
-				stream_gone(b, st, "queue dropped");
-		}
+	line_cache_forget(b->queues[q].line);
+	for (st = b->queues[q].first; st; st = next) {
+		next = st->qnext;
+		stream_gone(b, st, "queue dropped");
 	}
 }
 
@@ -493,7 +487,7 @@ streams_start(struct streams *b, struct evhttp_request *req,
 	    stream_on_close);
 	stream_table_put(&b->streams, st);
 	wheel_put(&b->wheel, st, wheel_pick(&b->wheel));
-	b->queues[q].streams++;
+	stream_link(b, st);
 	stream_status(b, st, s, s->prequeue ? 'p' : 'w', s->n, 1);
 }
 
