@@ -63,13 +63,25 @@ WR_TMP=$(mktemp -d "${TMPDIR:-/tmp}/waitroom-test.XXXXXX") || {
 # python3 straight, not through a version manager's shim: pyenv's, first
 # in PATH on the CI machine, runs bash and pyenv itself at every start
 # (about 0.8 s of CPU against 0.07 s), and the tests start python3 often.
-# The interpreter the shim chose, under the name python3, in a directory
-# of this test's own put first in PATH: for `python3 ...` and for the
-# helpers' `#!/usr/bin/env python3` alike.
-if WR_PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) &&
-    [ -x "$WR_PY" ] && mkdir -p "$WR_TMP/bin" &&
-    ln -s "$WR_PY" "$WR_TMP/bin/python3"; then
-	PATH=$WR_TMP/bin:$PATH
+# The first python3 a test starts asks the shim which interpreter it is
+# (sys.executable); that and every later one then run it straight. The
+# wrapper is first in PATH, for `python3 ...` and for the helpers'
+# `#!/usr/bin/env python3` alike; a test that starts no python3 pays
+# nothing.
+if mkdir -p "$WR_TMP/bin"; then
+	cat >"$WR_TMP/bin/python3" <<EOF_PY
+#!/bin/sh
+py=
+[ -s '$WR_TMP/python3.path' ] && read -r py <'$WR_TMP/python3.path'
+if [ -z "\$py" ]; then
+	py=\$(PATH='$PATH' python3 -c 'import sys; print(sys.executable)') &&
+	    [ -x "\$py" ] && echo "\$py" >'$WR_TMP/python3.path.'\$\$ &&
+	    mv '$WR_TMP/python3.path.'\$\$ '$WR_TMP/python3.path' ||
+	    { PATH='$PATH'; export PATH; py=python3; }
+fi
+exec "\$py" "\$@"
+EOF_PY
+	chmod +x "$WR_TMP/bin/python3" && PATH=$WR_TMP/bin:$PATH
 fi
 
 # ---- TAP ---------------------------------------------------------------
