@@ -1197,9 +1197,15 @@ wr_on_exit() {
 			wait "$WR_PID" 2>/dev/null
 		fi
 	fi
+	# All at once, then each awaited: a waitroomd takes half a second to
+	# exit (it lets its last words leave), and a test may leave several.
 	for pid in "${WR_EXTRA_PIDS[@]}"; do
-		kill -TERM "$pid" 2>/dev/null || continue
-		wr_wait_exit "$pid" 5 || kill -KILL "$pid" 2>/dev/null
+		kill -TERM "$pid" 2>/dev/null
+	done
+	for pid in "${WR_EXTRA_PIDS[@]}"; do
+		if kill -0 "$pid" 2>/dev/null; then
+			wr_wait_exit "$pid" 5 || kill -KILL "$pid" 2>/dev/null
+		fi
 		wait "$pid" 2>/dev/null
 	done
 	stop_redis
