@@ -33,10 +33,11 @@ wait_ready || bail "the daemon is ready" "$(wr_last)"
 # until the checks below are done (sampler.stop) and there are the 50
 # samples the last check wants; 300 at most.
 (
+	n=0
 	for ((i = 0; i < 300; i++)); do
-		[ -e "$WR_TMP/sampler.stop" ] &&
-		    [ "$(grep -c . "$WR_TMP/active.samples")" -ge 50 ] && break
-		curl -s --max-time 2 "$WR_BASE/v1/queues/cap" | jq -r '.active // empty'
+		[ "$n" -ge 50 ] && [ -e "$WR_TMP/sampler.stop" ] && break
+		v=$(curl -s --max-time 2 "$WR_BASE/v1/queues/cap" | jq -r '.active // empty')
+		[ -n "$v" ] && echo "$v" && n=$((n + 1))
 		sleep 0.1
 	done
 ) >"$WR_TMP/active.samples" 2>/dev/null &
