@@ -29,10 +29,15 @@ start_redis
 start_waitroomd "$WR_TMP/cap.conf"
 wait_ready || bail "the daemon is ready" "$(wr_last)"
 
-# Sample the public "active" figure about every 100 ms in the background.
+# Sample the public "active" figure about every 100 ms in the background,
+# until the checks below are done (sampler.stop) and there are the 50
+# samples the last check wants; 300 at most.
 (
+	n=0
 	for ((i = 0; i < 300; i++)); do
-		curl -s --max-time 2 "$WR_BASE/v1/queues/cap" | jq -r '.active // empty'
+		[ "$n" -ge 50 ] && [ -e "$WR_TMP/sampler.stop" ] && break
+		v=$(curl -s --max-time 2 "$WR_BASE/v1/queues/cap" | jq -r '.active // empty')
+		[ -n "$v" ] && echo "$v" && n=$((n + 1))
 		sleep 0.1
 	done
 ) >"$WR_TMP/active.samples" 2>/dev/null &
@@ -131,6 +136,7 @@ check_jq '.active == 2 and .waiting == 0 and .totals.removed == 2 and
     .totals.left == 1 and .totals.admitted == 5' \
     "figures: 2 removed, 1 left, all 5 admitted, 2 active"
 
+: >"$WR_TMP/sampler.stop"
 wait "$sampler" 2>/dev/null
 max=$(sort -n "$WR_TMP/active.samples" | tail -n 1)
 n=$(grep -c . "$WR_TMP/active.samples")

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""joinload.py URL SECONDS OUT: join the line at URL (POST .../tokens) one
-join after another for SECONDS, and write one line per join to OUT:
+"""joinload.py URL SECONDS OUT [STOP]: join the line at URL (POST .../tokens)
+one join after another for SECONDS, and write one line per join to OUT:
 "<unix time> <status> <token or -> <position or ->". Connection errors and
 timeouts are written as status 000; the next join opens a new connection.
-Stops by itself."""
+Stops by itself, or sooner once the file STOP exists."""
 import http.client
 import json
+import os
 import sys
 import time
 import urllib.parse
@@ -13,11 +14,12 @@ import urllib.parse
 
 def main():
     url, seconds, out = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+    stop = sys.argv[4] if len(sys.argv) > 4 else None
     u = urllib.parse.urlsplit(url)
     end = time.time() + seconds
     conn = None
     with open(out, "w", buffering=1) as f:
-        while time.time() < end:
+        while time.time() < end and not (stop and os.path.exists(stop)):
             status, token, pos = "000", "-", "-"
             try:
                 if conn is None:

@@ -49,11 +49,12 @@ watched=$TOKEN
 sse_start w "/v1/queues/s/tokens/$watched/events"
 sse_wait w '^event: status$' 1 "$D" || bail "the stream opens" "$(sse_text w)"
 
-# readyz_samples SECONDS OUT: GET /readyz every 0.1 s for SECONDS, one
-# line each into OUT: "<unix time of the answer> <status>".
+# readyz_samples SECONDS OUT STOP: GET /readyz every 0.1 s for SECONDS, or
+# until the file STOP exists, one line each into OUT: "<unix time of the
+# answer> <status>".
 readyz_samples() {
 	local end=$(($(now_ms) + $1 * 1000)) code
-	while [ "$(now_ms)" -lt "$end" ]; do
+	while [ "$(now_ms)" -lt "$end" ] && [ ! -e "$3" ]; do
 		code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 \
 		    "$WR_BASE/readyz")
 		printf '%s %s\n' "$EPOCHREALTIME" "$code"
@@ -91,12 +92,13 @@ check_ready_truth() {
 # ("failover" or "kill"), and check what a visitor and the data say.
 failover() {
 	local case=$1 how=$2 load=$WR_TMP/load.$1 old new t0 tsw tread ok
+	local stop=$WR_TMP/stop.$1
 	old=$(master_port)
 	"$TOP_SRCDIR/tests/integration/joinload.py" \
-	    "$WR_BASE/v1/queues/s/tokens" 20 "$load" &
+	    "$WR_BASE/v1/queues/s/tokens" 20 "$load" "$stop" &
 	local lpid=$!
 	WR_EXTRA_PIDS+=("$lpid")
-	readyz_samples 20 "$WR_TMP/readyz.$case" &
+	readyz_samples 20 "$WR_TMP/readyz.$case" "$stop" &
 	local rpid=$!
 	WR_EXTRA_PIDS+=("$rpid")
 	wait_lines "$load" ' 201 ' 50 "$D" ||
@@ -119,6 +121,11 @@ failover() {
 	# A crashed master is started again (empty: no persistence here),
 	# and Sentinel makes it the new master's replica.
 	[ "$how" = kill ] && redis_at "old$old" "$old"
+	# The load and the samples go on until the new master has acknowledged
+	# 20 joins (or for their 20 s): what is checked below happened by then.
+	wait_until "[ \$(awk -v t=$tsw '\$1 > t && \$2 == \"201\"' '$load' |
+	    grep -c .) -ge 20 ] || ! kill -0 $lpid 2>/dev/null" 25
+	: >"$stop"
 	wait "$lpid" "$rpid"
 	ok=$(awk -v t="$tsw" '$1 > t && $2 == "201" { print $1; exit }' "$load")
 	check "$case: joins are acknowledged again within $((D + 10)) s (once the new master has a replica)" \

@@ -14,7 +14,7 @@
 # A client that never reads takes about 30 s to fill the kernel's buffers at
 # one status a second, so the slow-client daemon (waitroomd-slow.log) starts
 # first and runs beside the main one (waitroomd.log) until its checks; the
-# caps get a short-lived daemon each at the end.
+# caps get a short-lived daemon each, meanwhile.
 #
 # Many streams are read by a python3 helper (written below into the temp
 # dir): curl -N in the background is too heavy for 1,000.
@@ -611,6 +611,56 @@ check_eq "$(awk -F '\t' '$1 >= 20 && $3 == "end"' "$WR_TMP/sub.out" | grep -c .)
     "the last 10 streams are still open, waiting"
 many_stop sub
 
+# ---- the stream caps ---------------------------------------------------------------
+#
+# Each on a daemon of its own, while the slow client fills its buffers; the
+# main daemon is set aside meanwhile (WR_PID, WR_PORT, WR_BASE).
+
+# caps NAME KEY STATUS CODE: with KEY = 2 on a daemon of its own, two streams
+# open, a third is refused with STATUS CODE and Retry-After, and once one of
+# the two closes the third opens.
+caps() {
+	local name=$1 key=$2 st=$3 code=$4 tok=() i log=$WR_TMP/waitroomd-$1.log
+	cat >"$WR_TMP/$name.conf" <<EOF2
+push_interval = 1
+$key = 2
+
+[queue $name]
+mode        = rate
+state       = paused
+waiting_ttl = 600
+EOF2
+	WR_DAEMON_LOG=$log start_waitroomd "$WR_TMP/$name.conf"
+	wait_ready || bail "the $key daemon is ready" "$(wr_last)"
+	for i in 0 1 2; do
+		join "$name"
+		tok+=("$TOKEN")
+	done
+	for i in 0 1; do
+		sse_start "$name$i" "/v1/queues/$name/tokens/${tok[i]}/events"
+		sse_wait "$name$i" '^event: status$' 1 "$D" ||
+		    fail "$key = 2: stream $((i + 1)) opens" "$(sse_text "$name$i" | head -n 5)"
+	done
+	http GET "/v1/queues/$name/tokens/${tok[2]}/events"
+	check_error "$st" "$code" "$key = 2: a third stream -> $st $code"
+	check_header_match Retry-After '^[1-9][0-9]*$' "$key = 2: the $st says Retry-After in seconds"
+	sse_stop "${name}0"
+	wait_until "grep -q 'event=stream_close queue=$name token=${tok[0]:0:8}' '$log'" "$D"
+	sse_start "${name}2" "/v1/queues/$name/tokens/${tok[2]}/events"
+	check "$key = 2: once one of the two closes, the third opens" \
+	    sse_wait "${name}2" '^event: status$' 1 "$D"
+	sse_stop "${name}1"
+	sse_stop "${name}2"
+	WR_DAEMON_LOG=$log stop_waitroomd
+}
+
+MAIN_PID=$WR_PID MAIN_PORT=$WR_PORT MAIN_BASE=$WR_BASE
+WR_EXTRA_PIDS+=("$MAIN_PID")
+WR_PID=
+caps capall max_streams 503 too_many_streams
+caps capip max_streams_per_ip 429 rate_limited
+WR_PID=$MAIN_PID WR_PORT=$MAIN_PORT WR_BASE=$MAIN_BASE
+
 # ---- the slow client --------------------------------------------------------------
 
 MAIN_PID=$WR_PID
@@ -703,46 +753,3 @@ check_eq "$ids" "$(seq 1 "$(sse_events down | grep -c .)" | tr '\n' ' ')" \
 sse_stop down
 
 stop_waitroomd
-
-# ---- the stream caps ---------------------------------------------------------------
-
-# caps NAME KEY STATUS CODE: with KEY = 2 on a daemon of its own, two streams
-# open, a third is refused with STATUS CODE and Retry-After, and once one of
-# the two closes the third opens.
-caps() {
-	local name=$1 key=$2 st=$3 code=$4 tok=() i log=$WR_TMP/waitroomd-$1.log
-	cat >"$WR_TMP/$name.conf" <<EOF2
-push_interval = 1
-$key = 2
-
-[queue $name]
-mode        = rate
-state       = paused
-waiting_ttl = 600
-EOF2
-	WR_DAEMON_LOG=$log start_waitroomd "$WR_TMP/$name.conf"
-	wait_ready || bail "the $key daemon is ready" "$(wr_last)"
-	for i in 0 1 2; do
-		join "$name"
-		tok+=("$TOKEN")
-	done
-	for i in 0 1; do
-		sse_start "$name$i" "/v1/queues/$name/tokens/${tok[i]}/events"
-		sse_wait "$name$i" '^event: status$' 1 "$D" ||
-		    fail "$key = 2: stream $((i + 1)) opens" "$(sse_text "$name$i" | head -n 5)"
-	done
-	http GET "/v1/queues/$name/tokens/${tok[2]}/events"
-	check_error "$st" "$code" "$key = 2: a third stream -> $st $code"
-	check_header_match Retry-After '^[1-9][0-9]*$' "$key = 2: the $st says Retry-After in seconds"
-	sse_stop "${name}0"
-	wait_until "grep -q 'event=stream_close queue=$name token=${tok[0]:0:8}' '$log'" "$D"
-	sse_start "${name}2" "/v1/queues/$name/tokens/${tok[2]}/events"
-	check "$key = 2: once one of the two closes, the third opens" \
-	    sse_wait "${name}2" '^event: status$' 1 "$D"
-	sse_stop "${name}1"
-	sse_stop "${name}2"
-	WR_DAEMON_LOG=$log stop_waitroomd
-}
-
-caps capall max_streams 503 too_many_streams
-caps capip max_streams_per_ip 429 rate_limited
