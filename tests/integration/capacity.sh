@@ -109,7 +109,7 @@ http GET "/v1/queues/still/tokens/${still[3]}"
 # about 430 s, before the next session's end.
 check_jq ".position == 1 and .eta_seconds < $left - 2 and
     .eta_seconds >= $left * 6 / 10" \
-    "after the kick, the first in line is told sooner than the next session's end ($left s), by the early ends"
+    "after the kick, the first in line is told sooner than the next end ($left s)"
 sess=$(rcli hget "wr:{still}:stats" sess)
 check_match "$sess" '^[0-9]+$' "the kicked session counts in the mean session ($sess ms)"
 if [ "${sess:-600000}" -lt 600000 ]; then

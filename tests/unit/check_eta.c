@@ -283,8 +283,8 @@ START_TEST(test_capacity_early_ends)
 	ck_assert_int_eq(eta_seconds(&f, 5), 5);	/* 0.96 + 4.34 */
 	f.early = 1, f.ended_ms = 0;	/* one early end, in a round's time */
 	ck_assert_int_eq(eta_seconds(&f, 1), 2);
-	f.early = 0, f.ended_ms = 1000000000;	/* none early in a long
-						 * history: the ends as they are */
+	/* none early in a long history: the ends as they are */
+	f.early = 0, f.ended_ms = 1000000000;
 	ck_assert_int_eq(eta_seconds(&f, 3), 7);
 	ck_assert_int_eq(eta_seconds(&f, 5), 12);
 }
@@ -305,7 +305,7 @@ START_TEST(test_capacity_priors)
 	f.leavers = 0, f.ended_ms = 0;
 	ck_assert_int_eq(eta_seconds(&f, 1), 2);	/* the ends still */
 	ck_assert_int_eq(eta_seconds(&f, 4), 9);
-	ck_assert_int_eq(eta_seconds(&f, 5), 9);	/* 4 places: the 4th end */
+	ck_assert_int_eq(eta_seconds(&f, 5), 9);	/* 4 places: 4th end */
 	ck_assert_int_eq(eta_seconds(&f, 6), 11);	/* 5: 2 + 9.34 */
 	ck_assert_int_eq(eta_seconds(&f, 10), 18);	/* 8: 9 + 9.34 */
 	/* The prior weighs as 20 leavers: with 20 of the room's own, half

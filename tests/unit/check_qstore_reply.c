@@ -280,15 +280,18 @@ START_TEST(test_bad_heads)
 	ck_assert_int_eq(qreply_join_head(arr(26, num(6), HEAD_PART, str(""),
 	    str("x"), str("0"), ETA_PART), &head, &hh), -1);	/* max_waiting */
 	reset();
+	/* ends out of order */
 	ck_assert_int_eq(qreply_join_head(arr(26, num(6), HEAD_PART,
 	    HELD_PART, str("1"), num(3), str("4500 1200"), num(0), str(""),
-	    num(0), num(0), num(0)), &head, &hh), -1);	/* ends out of order */
+	    num(0), num(0), num(0)), &head, &hh), -1);
+	/* an end not a number */
 	ck_assert_int_eq(qreply_join_head(arr(26, num(6), HEAD_PART,
 	    HELD_PART, str("1"), num(3), str("1200 x"), num(0), str(""),
-	    num(0), num(0), num(0)), &head, &hh), -1);	/* an end not a number */
+	    num(0), num(0), num(0)), &head, &hh), -1);
+	/* a band without its n */
 	ck_assert_int_eq(qreply_join_head(arr(26, num(6), HEAD_PART,
 	    HELD_PART, str("1"), num(3), str(""), num(0), str("-50 120"),
-	    num(0), num(0), num(0)), &head, &hh), -1);	/* a band without its n */
+	    num(0), num(0), num(0)), &head, &hh), -1);
 	reset();
 	ck_assert_int_eq(qreply_join_head(arr(5, num(6), num(1), num(2),
 	    num(3), str("")), &head, &hh), -1);		/* short, state not text */
