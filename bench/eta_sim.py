@@ -54,7 +54,8 @@ def visitor(cfg, rng_seed, start, out):
     token, eta0 = s["token"], s.get("eta_seconds")
     polls, last = [], t0
     rec = {"kind": "abandoned" if abandon else "waited", "eta0": eta0,
-           "range0": s.get("eta_range"), "t0": t0 - cfg["t_start"]}
+           "range0": s.get("eta_range"), "t0": t0 - cfg["t_start"],
+           "pos0": s.get("position")}
     if s["status"] == "active":
         rec["kind"], rec["wait"] = "at_once", 0.0
     while s["status"] != "active":
@@ -118,7 +119,7 @@ def main():
             if rg:
                 raw["inside"].append(1 if rg[0] <= w <= rg[1] else 0)
                 raw["visits"].append([round(r["t0"], 2), r["eta0"], rg[0],
-                                      rg[1], round(w, 2)])
+                                      rg[1], round(w, 2), r["pos0"]])
         left = [(abs(pt - w / 2), pt, e) for pt, e in r["polls"] if e is not None]
         if left:
             _, pt, e = min(left)

@@ -38,6 +38,8 @@ struct queue_facts {
 	long long early;	/* capacity: sessions that ended before their
 				 * active_ttl (a DELETE, a no-show) */
 	long long ended_ms;	/* the time all ended sessions were inside */
+	long long leavers;	/* the line's leavers so far, admitted and
+				 * abandoned: what keep rests on */
 };
 
 /*

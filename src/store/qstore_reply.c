@@ -111,6 +111,7 @@ facts_eta(const redisReply *r, size_t at, struct queue_facts *q)
 	    field_text(r, at + ETA_FACTS_BAND, band, sizeof band) == -1 ||
 	    qreply_num(r, at + ETA_FACTS_EARLY, &q->early) == -1 ||
 	    qreply_num(r, at + ETA_FACTS_ENDED_MS, &q->ended_ms) == -1 ||
+	    qreply_num(r, at + ETA_FACTS_LEAVERS, &q->leavers) == -1 ||
 	    eta_ends_parse(q, ends) == -1 || eta_band_parse(q, band) == -1)
 		return -1;
 	q->keep = strtod(keep, NULL);

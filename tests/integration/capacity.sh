@@ -108,9 +108,13 @@ check_json .status active "the next waiter is active right after the kick return
 http GET "/v1/queues/still/tokens/${still[1]}"
 left=$(($(json .active_until) - $(now_ms) / 1000))
 http GET "/v1/queues/still/tokens/${still[3]}"
-check_jq ".position == 1 and .eta_seconds >= $left - 2 and
-    .eta_seconds <= $left + 1" \
-    "after the kick, the first in line is told the next session's end ($left s)"
+# The kick is an early end: of the sessions' time so far (seconds) and
+# the prior round of 2 x 600 s, a fifth of which end early (eta.c), 1.4
+# early ends in about 1,200 s among the 2 inside free the first slot in
+# about 430 s, before the next session's end.
+check_jq ".position == 1 and .eta_seconds < $left - 2 and
+    .eta_seconds >= $left * 6 / 10" \
+    "after the kick, the first in line is told sooner than the next end ($left s)"
 sess=$(rcli hget "wr:{still}:stats" sess)
 check_match "$sess" '^[0-9]+$' "the kicked session counts in the mean session ($sess ms)"
 if [ "${sess:-600000}" -lt 600000 ]; then

@@ -197,7 +197,9 @@ END_TEST
 /*
  * Capacity mode with the sessions inside known: 4 slots of 10 s, all
  * taken, ending in 2, 5, 7 and 9 s; every session runs its whole time
- * (mean session = active_ttl) and nobody abandons (keep 1).
+ * (mean session = active_ttl) and nobody abandons (keep 1): a room with a
+ * long history that says so, a billion leavers and a million seconds of
+ * sessions, against which eta.c's priors weigh nothing.
  */
 static struct queue_facts
 known(void)
@@ -207,6 +209,7 @@ known(void)
 		.active_ttl = 10, .now_ms = T0, .last_tick_ms = T0 - 1000,
 		.rate = 0.4, .keep = 1, .active = 4,
 		.nends = 4, .ends = { 2000, 5000, 7000, 9000 },
+		.leavers = 1000000000, .ended_ms = 1000000000,
 	};
 
 	return f;
@@ -258,29 +261,62 @@ END_TEST
 
 /*
  * Sessions that end early free slots before the known ends: 18 early
- * ends in 72 s of sessions (the ended ones 15 s, the 4 inside 8 + 5 + 3 +
- * 1 s, and as if a round of 4 whole ones, 40 s, before) is h = 0.25 a
- * second each, 1 a second among the 4. By t, the ends up to t still
- * inside (1 / (1 + h e) of them) and t early ones.
+ * ends, and the prior's 0.8 (a fifth of the round of 4 counted as if
+ * before the first), in 72 s of sessions (the ended ones 15 s, the 4
+ * inside 8 + 5 + 3 + 1 s, and that round of 4 whole ones, 40 s) is h =
+ * 0.261 a second each, 1.044 a second among the 4. By t, the ends up to t
+ * still inside (1 / (1 + h e) of them) and 1.044 t early ones.
  */
 START_TEST(test_capacity_early_ends)
 {
 	struct queue_facts f = known();
 
 	f.early = 18, f.ended_ms = 15000;
-	/* t = 1 at 1 s, before the first end */
+	/* 1 at 0.96 s, before the first end */
 	ck_assert_int_eq(eta_seconds(&f, 1), 1);
-	/* at 2 s: 2, and the end at 2 s still there (1 / 1.5): 2.67 */
+	/* 2 at 1.91 s, still before it */
 	ck_assert_int_eq(eta_seconds(&f, 2), 2);
-	/* then 0.67 + t = 3 at 2.33 s */
+	/* then, with the end at 2 s still there (1 / 1.52 = 0.66): 3 at
+	 * 2.24 s */
 	ck_assert_int_eq(eta_seconds(&f, 3), 2);
-	/* the rounds after: a mean session of 10 / (1 + 1.25) = 4.44 s */
-	ck_assert_int_eq(eta_seconds(&f, 5), 6);	/* 1 + 4.44 */
+	/* the rounds after: a mean session of 10 / (1 + 1.31) = 4.34 s */
+	ck_assert_int_eq(eta_seconds(&f, 5), 5);	/* 0.96 + 4.34 */
 	f.early = 1, f.ended_ms = 0;	/* one early end, in a round's time */
 	ck_assert_int_eq(eta_seconds(&f, 1), 2);
-	f.early = 0;			/* none early: the ends as they are */
+	/* none early in a long history: the ends as they are */
+	f.early = 0, f.ended_ms = 1000000000;
 	ck_assert_int_eq(eta_seconds(&f, 3), 7);
 	ck_assert_int_eq(eta_seconds(&f, 5), 12);
+}
+END_TEST
+
+/*
+ * A room's first minutes, before its own leavers and sessions say much:
+ * eta.c's priors. known()'s room with no leaver yet and no session ended:
+ * of 10 places ahead 8 are taken as admitted (the keep prior, 0.8), and
+ * the prior's 0.8 early ends over the 4 inside (17 s) and the round
+ * before (40 s), h = 0.014 a second, make a mean session of 10 / (1 +
+ * 0.07) = 9.34 s, not 10.
+ */
+START_TEST(test_capacity_priors)
+{
+	struct queue_facts f = known();
+
+	f.leavers = 0, f.ended_ms = 0;
+	ck_assert_int_eq(eta_seconds(&f, 1), 2);	/* the ends still */
+	ck_assert_int_eq(eta_seconds(&f, 4), 9);
+	ck_assert_int_eq(eta_seconds(&f, 5), 9);	/* 4 places: 4th end */
+	ck_assert_int_eq(eta_seconds(&f, 6), 11);	/* 5: 2 + 9.34 */
+	ck_assert_int_eq(eta_seconds(&f, 10), 18);	/* 8: 9 + 9.34 */
+	/* The prior weighs as 20 leavers: with 20 of the room's own, half
+	 * of them admitted, keep is (10 + 16) / 40 = 0.65. */
+	f.ended_ms = 1000000000;
+	f.leavers = 20, f.keep = 0.5;
+	ck_assert_int_eq(eta_seconds(&f, 10), 17);	/* 7 (6.5): 7 + 10 */
+	f.leavers = 0;
+	ck_assert_int_eq(eta_seconds(&f, 10), 19);	/* 8: 9 + 10 */
+	f.leavers = 1000000000;		/* the room's own alone */
+	ck_assert_int_eq(eta_seconds(&f, 10), 12);	/* 5: 2 + 10 */
 }
 END_TEST
 
@@ -398,6 +434,7 @@ main(void)
 	tcase_add_test(tc, test_capacity_free_slot);
 	tcase_add_test(tc, test_capacity_abandonment);
 	tcase_add_test(tc, test_capacity_early_ends);
+	tcase_add_test(tc, test_capacity_priors);
 	tcase_add_test(tc, test_capacity_ends_sampled);
 	tcase_add_test(tc, test_capacity_no_ends);
 	tcase_add_test(tc, test_range_own);

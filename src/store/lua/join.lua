@@ -58,9 +58,10 @@
 --   { waiting, now_ms, last_tick_ms, rate, mode, state, batch, interval,
 --     max_active, active_ttl, redirect, opens_at, prequeue_from,
 --     entrants, waiting_ttl, held_ver, max_waiting, closes_at_ms, keep,
---     active, ends, last_end, band, early, ended_ms } after reading the
---   whole configuration (held_ver: its version when the daemon may hold
---   its facts, else ''; the last seven lib.lua's eta_facts()),
+--     active, ends, last_end, band, early, ended_ms, leavers } after
+--   reading the whole configuration (held_ver: its version when the
+--   daemon may hold its facts, else ''; the last eight lib.lua's
+--   eta_facts()),
 --   { waiting, now_ms, last_tick_ms, state, band } with held facts, or {}
 --   when there is no queue
 -- and each entry is one string of words (one reply object where an array
@@ -347,10 +348,11 @@ end
 local holdable = c.mode == 'rate' and c.access ~= 'invite' and
   c.opens_at == 0
 local st = line_stats()
-local keep, active, ends, last, band, early, ended = eta_facts(c, now, st)
+local keep, active, ends, last, band, early, ended, leavers = eta_facts(c,
+  now, st)
 out[1] = { waiting0, now, tick, line_speed(c, st), c.mode, state, c.batch,
   c.interval, c.max_active, c.active_ttl, c.redirect or '',
   c.opens_at / 1000, c.prequeue_from / 1000, entrants, c.waiting_ttl,
   holdable and c.ver or '', cap, ms_text(c.closes_at), keep, active, ends,
-  last, band, early, ended }
+  last, band, early, ended, leavers }
 return out

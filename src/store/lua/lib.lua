@@ -291,15 +291,17 @@ end
 
 -- The part of facts() the ETA reads beyond the configuration (eta.c's
 -- struct queue_facts): { keep, active, ends, last_end, band, early,
--- ended_ms }: the share of leavers admitted (line_keep), the sessions
--- inside (session_ends), the queue's own band, 'p10 p90 n' ('eta_band',
--- room_report.lua's; '' until written), and of the sessions that ended,
--- how many ended early and how long all were inside (ms;
--- sessions_ended).
+-- ended_ms, leavers }: the share of leavers admitted (line_keep), the
+-- sessions inside (session_ends), the queue's own band, 'p10 p90 n'
+-- ('eta_band', room_report.lua's; '' until written), of the sessions that
+-- ended, how many ended early and how long all were inside (ms;
+-- sessions_ended), and the line's leavers so far (admitted and
+-- abandoned: how much keep weighs against eta.c's prior).
 local function eta_facts(c, now, st, wants)
   local active, ends, last = session_ends(c, now, wants)
   return string.format('%.4f', line_keep(st)), active, ends, last,
-    st[5] or '', st[6] or '0', st[7] or '0'
+    st[5] or '', st[6] or '0', st[7] or '0',
+    (tonumber(st[3]) or 0) + (tonumber(st[4]) or 0)
 end
 
 -- The reply every status-like script shares (scripts.def's FACTS, read
@@ -308,7 +310,7 @@ end
 -- { result, token, status, n, waiting, now_ms, last_tick_ms, rate,
 --   mode, state, batch, interval, max_active, active_ttl, redirect,
 --   opens_at, prequeue_from, entrants, waiting_ttl, keep, active, ends,
---   last_end, band, early, ended_ms }
+--   last_end, band, early, ended_ms, leavers }
 -- n is the 0-based rank when waiting, the expiry in ms when active, the
 -- entrants when 'prequeue', and the number of active sessions for a queue
 -- summary. waiting, when the caller knows it, saves counting the line
@@ -320,14 +322,14 @@ local function facts(result, token, status, n, now, c, waiting)
   local tick = redis.call('GET', K_tick) or '0'
   local st = line_stats()
   local rate = line_speed(c, st)
-  local keep, active, ends, last, band, early, ended = eta_facts(c, now, st,
-    status ~= 'active' and status ~= 'prequeue')
+  local keep, active, ends, last, band, early, ended, leavers = eta_facts(c,
+    now, st, status ~= 'active' and status ~= 'prequeue')
   waiting = waiting or redis.call('ZCARD', K_waiting)
   return { result, token, status, n, waiting, now,
     tonumber(tick), rate, c.mode, state_at(c, now), c.batch, c.interval,
     c.max_active, c.active_ttl, c.redirect or '', c.opens_at / 1000,
     c.prequeue_from / 1000, c.opens_at > 0 and undrawn() or 0,
-    c.waiting_ttl, keep, active, ends, last, band, early, ended }
+    c.waiting_ttl, keep, active, ends, last, band, early, ended, leavers }
 end
 
 -- Where token stands: 'waiting' and its rank (and it is marked seen),
