@@ -44,6 +44,7 @@ struct app {
 	const struct admins *admins;	/* NULL: the admin API is off */
 	const struct store_opts *store_opts;	/* sentinels, replicas */
 	int draining;			/* shutting down: /readyz says 503 */
+	struct event *drained;		/* draining: are the last words out? */
 	int written;			/* the file's queues (with their draws'
 					 * commitments) are in Redis: until
 					 * then /readyz says 503 starting */

@@ -327,6 +327,12 @@ store_open(struct event_base *base, const char *addr,
 }
 
 int
+store_idle(const struct store *s)
+{
+	return s->calls == NULL;
+}
+
+int
 store_is_readonly(const struct store *s)
 {
 	return s->readonly;

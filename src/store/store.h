@@ -77,6 +77,9 @@ int store_is_ready(const struct store *s);
 /* The Redis reached is not a master (ROLE): its writes would fail. */
 int store_is_readonly(const struct store *s);
 
+/* Redis owes no answer to any call of s. */
+int store_idle(const struct store *s);
+
 /*
  * Writes are not known to be acknowledged as configured: wait_replicas is
  * above 0 and the last WAIT found fewer replicas (or none answered yet

@@ -198,6 +198,10 @@ drain() {
 	read -ra pids <<<"$(workers_now)"
 	readyz_now
 	check_eq "$READYZ" 200 "$label: before SIGTERM /readyz answers 200"
+	# An idle connection, as a load balancer keeps one: the daemon then
+	# gives its last words the whole flush time (without one, it leaves
+	# as soon as its last connection closes, too soon to watch).
+	exec 5<>"/dev/tcp/127.0.0.1/$WR_PORT"
 	t0=$(now_ms)
 	kill -TERM "$WR_PID"
 	if wait_until 'readyz_now; [ "$READYZ" != 200 ]' $((2 * WR_SLOW)); then
@@ -219,6 +223,7 @@ drain() {
 			fail "$label: the daemon exits within $((3 * WR_SLOW)) s of SIGTERM" "it took ${ms} ms"
 		fi
 	fi
+	exec 5>&-
 	stop_waitroomd		# reaps it: exit status 0, no sanitizer or valgrind report
 	for name in "$@"; do
 		if ! sse_ended "$name" $((3 * WR_SLOW)); then
