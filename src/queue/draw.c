@@ -1,12 +1,14 @@
 /*
  * draw.c: drives draw_step.lua for the queues whose draw is due; see
  * draw.h. A run reads the undrawn entrants (DRAW_READ a step), sorts
- * them (draw_sort.c), hands them back in that order (DRAW_PLACE a step)
- * to be placed, then hashes the order. It lives from the first step until
- * a step says the draw is done, busy elsewhere, not due, or fails; the
- * next tick starts another when it is still due, which reads again what
- * is still undrawn. A run is freed only from its own step's callback, so
- * draws_free just orphans the runs in flight.
+ * them (draw_sort.c), hands them back in that order (DRAW_PLACE a step,
+ * DRAW_DEPTH steps in flight, so that Redis places one while the daemon
+ * merges the next) to be placed, then hashes the order. It lives from the
+ * first step until a step says the draw is done, busy elsewhere, not due,
+ * or fails; the next tick starts another when it is still due, which
+ * reads again what is still undrawn. A run is freed only from the
+ * callback of its last step in flight, so draws_free just orphans the
+ * runs in flight.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +26,15 @@
 #include "ticket.h"
 
 #define DRAW_READ 10000		/* entrants read per step */
-#define DRAW_PLACE 2000		/* entrants placed per step */
+#define DRAW_PLACE 1000		/* entrants placed per step */
+#define DRAW_DEPTH 2		/* place steps in flight at once */
 #define DRAW_LOCK_MS 5000	/* a dead instance's lock frees after this */
+
+/* A step in flight: its op, and the entrants it hands over. */
+struct flight {
+	const char *op;
+	size_t n;
+};
 
 struct run {
 	struct draws *d;	/* NULL: orphaned by draws_free */
@@ -35,9 +44,12 @@ struct run {
 	long long offset;	/* pieces of the order summed */
 	int whole;		/* md holds every piece from the first */
 	int took;		/* the lock was ours: logged once */
-	int failed;		/* ends when the step in flight answers */
-	long long base;		/* the last place's score, as Redis said */
-	const char *sent;	/* the op of the step in flight */
+	int failed;		/* ends when the steps in flight answer */
+	int handed_all;		/* 'placed' was sent */
+	long long base;		/* the score the next place step counts from */
+	long long handed;	/* entrants this run handed over to be placed */
+	struct flight fly[DRAW_DEPTH];	/* in the order sent */
+	int first, inflight;
 	struct run *next;
 };
 
@@ -90,25 +102,55 @@ run_end(struct run *r)
 	free(r);
 }
 
+/* The run goes no further: it ends once no step of it is in flight. */
+static void
+run_stop(struct run *r)
+{
+	r->failed = 1;
+	if (r->inflight == 0)
+		run_end(r);
+}
+
 static void step_done(enum result res, const struct qs_draw_step *s,
     void *arg);
 
-/* One step of the draw: op with its operand (and n members); -1 when it
- * could not be sent, and r has ended. */
+/* One step of the draw: op with its operand (and n members, handing over
+ * entrants of them); -1 when it could not be sent, and r is stopped. */
 static int
 step(struct run *r, const char *op, const char *operand,
-    const char *const *members, size_t n)
+    const char *const *members, size_t n, size_t entrants)
 {
 	struct qs_draw_op o = { r->d->owner, DRAW_LOCK_MS, DRAW_READ, op,
 	    operand, members, n };
 
-	r->sent = op;
+	r->fly[(r->first + r->inflight) % DRAW_DEPTH] =
+	    (struct flight){ op, entrants };
+	r->inflight++;
 	if (qstore_draw_step(r->d->app->qstore, r->queue, &o, step_done,
 	    r) == -1) {
-		run_end(r);
+		r->inflight--;
+		run_stop(r);
 		return -1;
 	}
 	return 0;
+}
+
+/* The step in flight that answered, and the base the next place step
+ * counts from: Redis's after it, and the places still in flight. */
+static struct flight
+landed(struct run *r, const struct qs_draw_step *s)
+{
+	struct flight f = r->fly[r->first];
+
+	r->first = (r->first + 1) % DRAW_DEPTH;
+	r->inflight--;
+	if (s != NULL && (s->kind == QS_DRAW_HASH || s->kind == QS_DRAW_MORE)) {
+		r->base = s->base;
+		for (int i = 0; i < r->inflight; i++)
+			r->base += (long long)
+			    r->fly[(r->first + i) % DRAW_DEPTH].n;
+	}
+	return f;
 }
 
 /* One entrant of a place step: when it was read, and its place in the
@@ -156,9 +198,25 @@ place_args(const struct run *r, const char **got, const unsigned long *seq,
 	}
 }
 
-/* The next DRAW_PLACE entrants of the order to be placed; once every one
- * was, the end of the walk. */
-static void
+/* The step that says every entrant was handed over: its operand is how
+ * many, so that Redis refuses it when a step before it failed. */
+static int
+handed_all(struct run *r)
+{
+	char count[24];
+
+	r->handed_all = 1;
+	snprintf(count, sizeof count, "%lld", r->handed);
+	return step(r, "placed", count, NULL, 0, 0);
+}
+
+/*
+ * The next DRAW_PLACE entrants of the order to be placed; once every one
+ * was, the end of the walk. The operand is base and how many this run
+ * handed over before, which Redis checks against its own count: a step
+ * sent behind one that failed is refused. -1 when r is stopped.
+ */
+static int
 place_next(struct run *r)
 {
 	char *buf = malloc(DRAW_PLACE * (DRAW_MEMBER_MAX + 1));
@@ -167,21 +225,26 @@ place_next(struct run *r)
 	const char **got = calloc(DRAW_PLACE, sizeof *got);
 	const char **args = calloc(2 * DRAW_PLACE + 1, sizeof *args);
 	unsigned long *seq = calloc(DRAW_PLACE, sizeof *seq);
-	char base[24];
+	char operand[48];
 	size_t n;
+	int rc = -1;
 
 	if (!buf || !piece || !scores || !got || !args || !seq) {
-		run_end(r);
+		run_stop(r);
 		goto done;
 	}
 	n = draw_set_next(r->set, DRAW_PLACE, buf, got, seq);
 	if (n == 0) {
-		step(r, "placed", "", NULL, 0);
+		rc = handed_all(r);
 		goto done;
 	}
 	place_args(r, got, seq, n, piece, scores, args);
-	snprintf(base, sizeof base, "%lld", r->base);
-	step(r, "place", base, args, 2 * n + 1);
+	snprintf(operand, sizeof operand, "%lld %lld", r->base, r->handed);
+	rc = step(r, "place", operand, args, 2 * n + 1, n);
+	if (rc == 0) {
+		r->base += (long long)n;
+		r->handed += (long long)n;
+	}
 done:
 	free(seq);
 	free(args);
@@ -189,6 +252,18 @@ done:
 	free(scores);
 	free(piece);
 	free(buf);
+	return rc;
+}
+
+/* The first DRAW_DEPTH place steps, or fewer when the order is shorter. */
+static void
+place_first(struct run *r)
+{
+	r->handed = 0;
+	r->handed_all = 0;
+	for (int i = 0; i < DRAW_DEPTH && !r->handed_all; i++)
+		if (place_next(r) == -1)
+			return;
 }
 
 /* The set the entrants read go into: a new one for a first chunk (an
@@ -227,16 +302,15 @@ chunk_set(struct run *r, const struct qs_draw_step *s, int first)
 static void
 read_chunk(struct run *r, const struct qs_draw_step *s, int first)
 {
-	r->base = s->base;
 	if (chunk_set(r, s, first) == NULL) {
-		run_end(r);
+		run_stop(r);
 		return;
 	}
 	if (s->n == 0) {
-		place_next(r);
+		place_first(r);
 		return;
 	}
-	if (step(r, "read", s->last, NULL, 0) == -1)
+	if (step(r, "read", s->last, NULL, 0, 0) == -1)
 		return;
 	if (draw_set_add(r->set, s->tokens, s->n) == -1) {
 		log_error("event=draw_failed queue=%s msg=\"out of memory\"",
@@ -255,7 +329,7 @@ summed(struct run *r)
 
 	EVP_DigestFinal_ex(r->md, md, &n);
 	hex_encode(md, sizeof md, hex);
-	step(r, "summed", hex, NULL, 0);
+	step(r, "summed", hex, NULL, 0, 0);
 }
 
 /*
@@ -290,7 +364,7 @@ sum_bytes(struct run *r, const struct qs_draw_step *s)
 	r->offset++;
 	if (s->len > 0) {
 		snprintf(off, sizeof off, "%lld", r->offset);
-		step(r, "piece", off, NULL, 0);
+		step(r, "piece", off, NULL, 0, 0);
 		return;
 	}
 	summed(r);
@@ -300,9 +374,10 @@ static void
 step_done(enum result res, const struct qs_draw_step *s, void *arg)
 {
 	struct run *r = arg;
+	struct flight f = landed(r, res == RESULT_OK ? s : NULL);
 
 	if (r->d == NULL || r->failed || res != RESULT_OK) {
-		run_end(r);
+		run_stop(r);
 		return;
 	}
 	if (!r->took && s->kind != QS_DRAW_BUSY && s->kind != QS_DRAW_IDLE) {
@@ -312,15 +387,14 @@ step_done(enum result res, const struct qs_draw_step *s, void *arg)
 	}
 	switch (s->kind) {
 	case QS_DRAW_HASH:
-		read_chunk(r, s, strcmp(r->sent, "read") != 0);
+		read_chunk(r, s, strcmp(f.op, "read") != 0);
 		return;
 	case QS_DRAW_MORE:
-		r->base = s->base;
 		walked(r, s);
-		if (r->set != NULL && strcmp(r->sent, "place") == 0)
+		if (r->set == NULL || strcmp(f.op, "place") != 0)
+			step(r, "go", "", NULL, 0, 0);
+		else if (!r->handed_all)
 			place_next(r);
-		else
-			step(r, "go", "", NULL, 0);
 		return;
 	case QS_DRAW_SUM:
 		if (r->whole && r->offset == s->index) {
@@ -330,7 +404,7 @@ step_done(enum result res, const struct qs_draw_step *s, void *arg)
 		r->offset = 0;
 		if (EVP_DigestInit_ex(r->md, EVP_sha256(), NULL) != 1)
 			break;
-		step(r, "piece", "0", NULL, 0);
+		step(r, "piece", "0", NULL, 0, 0);
 		return;
 	case QS_DRAW_BYTES:
 		sum_bytes(r, s);
@@ -344,7 +418,7 @@ step_done(enum result res, const struct qs_draw_step *s, void *arg)
 	case QS_DRAW_IDLE:
 		break;
 	}
-	run_end(r);
+	run_stop(r);
 }
 
 void
@@ -365,7 +439,7 @@ draws_due(struct draws *d, const char *queue)
 	snprintf(r->queue, sizeof r->queue, "%s", queue);
 	r->next = d->runs;
 	d->runs = r;
-	step(r, "go", "", NULL, 0);
+	step(r, "go", "", NULL, 0, 0);
 }
 
 static void

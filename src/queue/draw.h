@@ -4,8 +4,10 @@
  * is due; the process then tries to drive it through draw_step.lua,
  * which lets one instance at a time (a lock in Redis with a lifetime)
  * and keeps every step, so another instance finishes a draw whose
- * instance died. Each step is one round trip; the hashing of a chunk is
- * the only work done here, a few milliseconds.
+ * instance died. Each step is one script run, and the next read or
+ * place step is sent before the last is answered, so that Redis works
+ * while this process hashes or merges; the hashing of a chunk is the
+ * longest work done here, a few milliseconds.
  */
 #ifndef WR_DRAW_H
 #define WR_DRAW_H

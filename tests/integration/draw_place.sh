@@ -10,8 +10,11 @@
 # after them close up, so the places and the order still match exactly.
 # The pairs come in another order than the drawn one, as the daemon sends
 # them, and the places still follow the drawn order; a daemon whose count
-# of places is behind Redis's still places at the next ones. A piece that
-# does not fit the tokens is refused and changes nothing.
+# of places is behind Redis's still places at the next ones, and so does
+# a step sent ahead of the answer to one that closed up. A piece that
+# does not fit the tokens is refused and changes nothing, and so is a
+# step sent behind one that failed (its count of entrants handed over is
+# not the draw's), and the 'placed' that would end the walk after it.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -59,25 +62,38 @@ ticket() {
 	printf '%s' "$1" | sha256sum | cut -c1-32
 }
 
-# place [-b BEHIND] TOKEN...: a 'place' of these entrants in this drawn
-# order, as the daemon sends it: their tickets as the piece, then a
-# score, token pair for each, base + its place in the step, the pairs in
-# the reverse order (the daemon sends them in the order they were read).
-# base is the last place's score, BEHIND places lower than Redis's (a
-# daemon whose count is behind).
-place() {
-	local piece='' t i=0 behind=0 base pairs=()
-	if [ "$1" = -b ]; then
-		behind=$2
+# place_args [-b BEHIND] [-c COUNT] TOKEN...: the arguments of a 'place'
+# of these entrants in this drawn order, as the daemon sends it: base and
+# count, their tickets as the piece, then a score, token pair for each,
+# base + its place in the step, the pairs in the reverse order (the
+# daemon sends them in the order they were read), each ended by a NUL. base is
+# the last place's score, BEHIND places lower than Redis's (a daemon
+# whose count is behind, or ahead when negative); count is the entrants
+# handed over since the read, as the draw counts them unless COUNT.
+place_args() {
+	local piece='' t i=0 behind=0 base count pairs=()
+	count=$(rcli HGET 'wr:{d}:draw' handed)
+	while [ "$1" = -b ] || [ "$1" = -c ]; do
+		case $1 in
+		-b) behind=$2 ;;
+		-c) count=$2 ;;
+		esac
 		shift 2
-	fi
+	done
 	base=$((DRAWN + $(rcli HGET 'wr:{d}:draw' placed) - behind))
 	for t in "$@"; do
 		piece+="$(ticket "$t")"$'\n'
 		i=$((i + 1))
 		pairs=("$((base + i))" "$t" "${pairs[@]}")
 	done
-	step place "$base" "$piece" "${pairs[@]}"
+	printf '%s\0' place "$base $count" "$piece" "${pairs[@]}"
+}
+
+# place [-b BEHIND] [-c COUNT] TOKEN...: that 'place', run.
+place() {
+	local args
+	mapfile -d '' -t args < <(place_args "$@")
+	step "${args[@]}"
 }
 
 # at TOKEN: its place (score - DRAWN), or its score when it is not drawn.
@@ -93,6 +109,8 @@ at() {
 
 out=$(step go '' | head -n 1)
 check_eq "$out" hash "the first step reads the undrawn entrants"
+check_eq "$(rcli HGET 'wr:{d}:draw' handed)" 0 \
+    "... and the draw counts none handed over since"
 
 out=$(place e3 e1 e5)
 check_eq "$(sed -n 1p <<<"$out")" more "three handed over: placed"
@@ -125,7 +143,7 @@ check_eq "$(rcli LLEN 'wr:{d}:draw:order')" 2 "... the order keeps 2 pieces"
 rcli ZADD 'wr:{d}:waiting' $((PRE + 7)) e7 >/dev/null
 before=$(rcli DUMP 'wr:{d}:waiting' | od -c | md5sum)
 base=$((DRAWN + 5))
-out=$(step place "$base" "$(ticket e7)" $((base + 1)) e7 $((base + 2)) e6 2>&1)
+out=$(step place "$base $(rcli HGET 'wr:{d}:draw' handed)" "$(ticket e7)" $((base + 1)) e7 $((base + 2)) e6 2>&1)
 check_match "$out" 'a piece of 32 bytes for 4 members' \
     "a piece that does not fit the tokens is refused"
 check_eq "$(rcli DUMP 'wr:{d}:waiting' | od -c | md5sum)" "$before" \
@@ -138,3 +156,34 @@ check_eq "$(at e8) $(at e7)" "6 7" \
     "a daemon whose count is behind: its entrants still get the next places"
 check_eq "$(tail -n 1 <<<"$out")" $((DRAWN + 7)) \
     "... and the reply says the last place's score, to count from"
+
+# Two steps sent at once, the second counted as if the first placed all
+# it handed over: e90 is not in line, so the first closes up.
+for i in 9 10 11; do
+	rcli ZADD 'wr:{d}:waiting' $((PRE + i)) "e$i" >/dev/null
+done
+handed=$(rcli HGET 'wr:{d}:draw' handed)
+mapfile -d '' -t ahead < <(place_args -b -2 -c $((handed + 2)) e10 e11)
+place e9 e90 >/dev/null
+out=$(step "${ahead[@]}")
+check_eq "$(at e9) $(at e10) $(at e11)" "8 9 10" \
+    "a step sent before the answer to one that closed up: the next places"
+check_eq "$(rcli HGET 'wr:{d}:draw' placed) $(rcli HGET 'wr:{d}:draw' handed)" \
+    "10 $((handed + 4))" "... the draw counts 10 placed, 4 more handed over"
+
+rcli ZADD 'wr:{d}:waiting' $((PRE + 12)) e12 >/dev/null
+before=$(rcli DUMP 'wr:{d}:waiting' | od -c | md5sum)
+handed=$(rcli HGET 'wr:{d}:draw' handed)
+out=$(place -c $((handed + 5)) e12 2>&1)
+check_match "$out" 'out of step' \
+    "a step sent behind one of 5 that failed is refused"
+check_eq "$(rcli DUMP 'wr:{d}:waiting' | od -c | md5sum)" "$before" \
+    "... and changes no place"
+check_eq "$(rcli HGET 'wr:{d}:draw' placed) $(rcli LLEN 'wr:{d}:draw:order')" \
+    "10 5" "... nor the count, nor the order"
+
+out=$(step placed $((handed + 5)) 2>&1)
+check_match "$out" 'out of step' "... and so is the 'placed' after it"
+check_eq "$(rcli HGET 'wr:{d}:draw' phase)" walk "... and the walk goes on"
+out=$(step placed "$handed" | head -n 1)
+check_eq "$out" sum "'placed' with the draw's count ends the walk"

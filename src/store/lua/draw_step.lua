@@ -22,15 +22,16 @@
 --   lock_ms      the lock's lifetime (ms)
 --   chunk        entrants handed over per step
 --   op           'go' (operand ''); 'read' (operand: the score cursor,
---                the last score read); 'place' (operand: base, the score
---                of the last place before this step as the daemon counts;
---                members: the piece, the entrants' tickets one a line (33
---                bytes each) in the drawn order, then a score, token pair
---                for each, base + its place in the step, in any order);
---                'placed' (the
---                daemon handed over every entrant it read); 'piece'
---                (operand: the index of a piece of the order); 'summed'
---                (operand: the order's SHA-256, hex)
+--                the last score read); 'place' (operand: 'base count':
+--                base, the score of the last place before this step as
+--                the daemon counts, and count, the entrants it handed
+--                over since its last read; members: the piece, the
+--                entrants' tickets one a line (33 bytes each) in the
+--                drawn order, then a score, token pair for each, base +
+--                its place in the step, in any order); 'placed'
+--                (operand: count; the daemon handed over every entrant
+--                it read); 'piece' (operand: the index of a piece of the
+--                order); 'summed' (operand: the order's SHA-256, hex)
 --   operand
 --   members...
 -- Reply: { 'busy' } (another instance holds the lock), { 'idle' } (no
@@ -44,7 +45,11 @@
 -- the order: the daemon that saw every piece from index 0 has it
 -- already), { kind, text } as { 'bytes', text } (a piece of the order;
 -- '' past the end), { kind, entrants, started_ms, now_ms } as { 'drawn',
--- entrants, started_ms, now_ms }
+-- entrants, started_ms, now_ms }. A 'place' or 'placed' whose count is
+-- not the draw's own ('handed', zeroed by every read) is an error reply
+-- and changes nothing: the daemon sends place steps ahead of the
+-- answers, and one sent behind a step that failed must not place its
+-- entrants before that step's.
 local c = load_conf(K_config)
 local d = redis.call('HMGET', K_draw, 'seed', 'state', 'beacon', 'phase')
 local now = now_ms()
@@ -76,6 +81,7 @@ local function read(from)
   local r = redis.call('ZRANGE', K_waiting, from, PRE_BELOW,
     'BYSCORE', 'LIMIT', 0, chunk)
   local sb = redis.call('HMGET', K_draw, 'seed', 'beacon', 'placed')
+  redis.call('HSET', K_draw, 'handed', 0)
   local last = ''
   if #r > 0 then
     last = redis.call('ZSCORE', K_waiting, r[#r])
@@ -143,7 +149,9 @@ end
 -- The score, token pairs of a place step and the index of the first:
 -- as the daemon sent them when it counted from the same place as Redis
 -- (the common case: no copy), else moved to follow base (the daemon's
--- count was behind: it took over, or an instance it raced placed some).
+-- count was behind: it took over, or an instance it raced placed some;
+-- or ahead: a step it sent before this one placed fewer than it handed
+-- over).
 -- sent is the base the daemon counted from.
 local function pairs_at(base, sent, n)
   if sent == base then
@@ -164,14 +172,31 @@ end
 -- place in the step, and the piece in the drawn order. One ZADD LT moves
 -- them all: an undrawn score lies above every drawn one, so only the
 -- undrawn move, and CH counts them; none that left comes back (XX).
+-- The daemon's count of entrants handed over since its read, when it is
+-- the draw's own; else an error reply (a step before it failed).
+local function in_step(count)
+  local handed = tonumber(redis.call('HGET', K_draw, 'handed')) or 0
+  if tonumber(count) ~= handed then
+    return nil, redis.error_reply('draw_step: out of step: ' ..
+      tostring(count) .. ' handed over, the draw has ' .. handed)
+  end
+  return handed
+end
+
 local function place()
   local placed = tonumber(redis.call('HGET', K_draw, 'placed'))
+  local sent, count = string.match(A_operand, '^(%S+) (%S+)$')
+  local handed, err = in_step(count)
+  if not handed then
+    return err
+  end
   local piece, n = A_members[1], (#A_members - 1) / 2
   if n ~= math.floor(n) or #piece ~= 33 * n then
     return redis.error_reply('draw_step: a piece of ' .. #piece ..
       ' bytes for ' .. (#A_members - 1) .. ' members')
   end
-  local args, first = pairs_at(DRAWN + placed, tonumber(A_operand), n)
+  local args, first = pairs_at(DRAWN + placed, tonumber(sent), n)
+  handed = handed + n
   if zadd(args, first, first + 2 * n - 1, true) < n then
     piece, n = close_up(DRAWN + placed, piece, args, first, n)
   end
@@ -180,10 +205,10 @@ local function place()
     -- a list of pieces: appending to one long string copies it
     at = redis.call('RPUSH', K_order, piece) - 1
     placed = placed + n
-    redis.call('HSET', K_draw, 'placed', placed)
   else
     piece = ''
   end
+  redis.call('HSET', K_draw, 'placed', placed, 'handed', handed)
   return { 'more', piece, at, DRAWN + placed }
 end
 
@@ -194,6 +219,10 @@ if d[4] == 'walk' then
   elseif op == 'place' and #A_members > 2 then
     return place()
   elseif op == 'placed' then
+    local handed, err = in_step(A_operand)
+    if not handed then
+      return err
+    end
     redis.call('HSET', K_draw, 'phase', 'sum')
     d[4] = 'sum'
   else
@@ -207,7 +236,7 @@ elseif op == 'summed' then
   redis.call('HSET', K_draw, 'state', 'drawn', 'order_sha256', A_operand,
     'entrants', f[1], 'drawn_at', math.floor(now / 1000),
     'ms', now - tonumber(f[2]))
-  redis.call('HDEL', K_draw, 'phase', 'cursor', 'walked')
+  redis.call('HDEL', K_draw, 'phase', 'cursor', 'walked', 'handed')
   redis.call('HSET', K_stats, 'draw_ms', now - tonumber(f[2]))
   redis.call('UNLINK', K_lock)
   return { 'drawn', tonumber(f[1]), tonumber(f[2]), now }
