@@ -714,39 +714,39 @@ END_TEST
 START_TEST(test_schedule_times)
 {
 	struct queue_conf q;
-	char err[CONF_ERR_MAX], buf[32];
+	char msg[CONF_ERR_MAX], buf[32];
 
 	conf_queue_init(&q, "sale");
 	ck_assert_int_eq(conf_queue_set(&q, "opens_at", "2026-12-01T10:00:00Z",
-	    err, sizeof err), 0);
+	    msg, sizeof msg), 0);
 	ck_assert_int_eq(q.opens_at, 1796119200);
 	ck_assert_str_eq(conf_queue_value(&q, "opens_at", buf, sizeof buf),
 	    "1796119200");
 	ck_assert_int_eq(conf_queue_set(&q, "opens_at",
-	    "2024-02-29t23:59:59+00:00", err, sizeof err), 0);
+	    "2024-02-29t23:59:59+00:00", msg, sizeof msg), 0);
 	ck_assert_int_eq(q.opens_at, 1709251199);
-	ck_assert_int_eq(conf_queue_set(&q, "closes_at", "1796122800", err,
-	    sizeof err), 0);
+	ck_assert_int_eq(conf_queue_set(&q, "closes_at", "1796122800", msg,
+	    sizeof msg), 0);
 	ck_assert_int_eq(q.closes_at, 1796122800);
-	ck_assert_int_eq(conf_queue_set(&q, "closes_at", "", err, sizeof err),
+	ck_assert_int_eq(conf_queue_set(&q, "closes_at", "", msg, sizeof msg),
 	    0);
 	ck_assert_int_eq(q.closes_at, 0);
 	ck_assert_str_eq(conf_queue_value(&q, "closes_at", buf, sizeof buf),
 	    "");
 	/* not UTC, not a date, not a leap year, a fraction: refused */
 	ck_assert_int_eq(conf_queue_set(&q, "opens_at",
-	    "2026-12-01T10:00:00+09:00", err, sizeof err), -1);
-	ck_assert_str_eq(err, "key 'opens_at': '2026-12-01T10:00:00+09:00' is "
+	    "2026-12-01T10:00:00+09:00", msg, sizeof msg), -1);
+	ck_assert_str_eq(msg, "key 'opens_at': '2026-12-01T10:00:00+09:00' is "
 	    "not valid (accepted: a time in UTC such as 2026-12-01T10:00:00Z "
 	    "(RFC 3339), unix seconds, or empty for none)");
 	ck_assert_int_eq(conf_queue_set(&q, "opens_at", "2026-02-30T10:00:00Z",
-	    err, sizeof err), -1);
+	    msg, sizeof msg), -1);
 	ck_assert_int_eq(conf_queue_set(&q, "opens_at", "2025-02-29T10:00:00Z",
-	    err, sizeof err), -1);
+	    msg, sizeof msg), -1);
 	ck_assert_int_eq(conf_queue_set(&q, "opens_at",
-	    "2026-12-01T10:00:00.5Z", err, sizeof err), -1);
-	ck_assert_int_eq(conf_queue_set(&q, "opens_at", "-5", err,
-	    sizeof err), -1);
+	    "2026-12-01T10:00:00.5Z", msg, sizeof msg), -1);
+	ck_assert_int_eq(conf_queue_set(&q, "opens_at", "-5", msg,
+	    sizeof msg), -1);
 	ck_assert_int_eq(q.opens_at, 1709251199);	/* kept */
 	conf_queue_free(&q);
 }

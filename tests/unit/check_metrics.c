@@ -74,8 +74,9 @@ START_TEST(test_format)
 	struct metrics_process p = { .streams = 3, .connections = 40,
 	    .reconnects_commands = 1, .reconnects_subscriber = 2,
 	    .streams_max = 1000 };
-	struct metrics_queue q = { "con\"cert", "paused", 10, 2, 5,
-	    { 100, 90, 80, 1, 2, 3 }, 3 };
+	struct metrics_queue q = { .name = "con\"cert", .state = "paused",
+	    .waiting = 10, .active = 2, .last_minute = 5,
+	    .totals = { 100, 90, 80, 1, 2, 3 }, .streams = 3 };
 	struct strbuf b = { 0 };
 
 	memset(&m, 0, sizeof m);

@@ -1,5 +1,6 @@
 /* check_refusal.c: evhttp's own HTML answers become doc/api.md's JSON
  * errors; other bytes are left as they are. */
+#include <stdio.h>
 #include <string.h>
 
 #include <event2/buffer.h>
@@ -58,7 +59,7 @@ START_TEST(test_bad_head)
 	int done;
 	char *s = answer("", "HTTP/1.0 400 Bad Request\r\n\r\n<HTML>", &done);
 	const char *body;
-	char len[32];
+	char len[48];
 
 	ck_assert(done);
 	ck_assert_ptr_eq(strstr(s, "HTTP/1.0 400 Bad Request\r\n"), s);
