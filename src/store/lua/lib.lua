@@ -439,21 +439,24 @@ local function report_fns()
   -- ever added, so room_report.lua, which makes their p10 and p90 the
   -- queue's band (eta_band), reads them again only when it moved.
   local ETA_ERRS, ETA_ERR_MIN_MS = 200, 2000
-  local function eta_errs_add(rel)
-    if #rel == 0 then
+  -- rel: the last ETA_ERRS at least of the n new errors, as numbers.
+  local function eta_errs_add(rel, n)
+    if n == 0 then
       return
     end
     local was = redis.call('HMGET', K_stats, 'eta_errs', 'eta_errs_n')
     local all = {}
-    for w in string.gmatch(was[1] or '', '%S+') do
-      all[#all + 1] = w
+    if n < ETA_ERRS then
+      for w in string.gmatch(was[1] or '', '%S+') do
+        all[#all + 1] = w
+      end
     end
-    for i = 1, #rel do
-      all[#all + 1] = rel[i]
+    for i = math.max(#rel - ETA_ERRS + 1, 1), #rel do
+      all[#all + 1] = string.format('%d', rel[i])
     end
     redis.call('HSET', K_stats, 'eta_errs',
       table.concat(all, ' ', math.max(#all - ETA_ERRS + 1, 1)),
-      'eta_errs_n', (tonumber(was[2]) or 0) + #rel)
+      'eta_errs_n', (tonumber(was[2]) or 0) + n)
   end
 
   -- The queue's band from its own errors (eta_errs_add), into 'eta_band'
@@ -498,6 +501,36 @@ local function report_fns()
       end
       return #bounds
     end
+    -- The last index x (even) of popped from lo to hi for which ok(x)
+    -- holds, ok holding up to some x and not after it; lo - 2 if none.
+    -- It gallops from lo (most runs are short), then halves.
+    local function last_ok(lo, hi, ok)
+      local good, bad, step = lo - 2, hi + 2, 2
+      while good + step <= hi and ok(good + step) do
+        good, step = good + step, step * 2
+      end
+      if good + step <= hi then
+        bad = good + step
+      end
+      local a, b = good / 2, bad / 2 - 1
+      while a < b do
+        local m = math.ceil((a + b) / 2)
+        if ok(2 * m) then
+          a = m
+        else
+          b = m - 1
+        end
+      end
+      return 2 * a
+    end
+    -- The end of the run from i: the last ticket below bound, or at it
+    -- unless strict (popped[i]'s is; the tickets ascend).
+    local function run_end(i, bound, strict)
+      return last_ok(i, #popped, function(x)
+        local s = tonumber(popped[x])
+        return s < bound or (not strict and s == bound)
+      end)
+    end
     local first, last = tonumber(popped[2]), tonumber(popped[#popped])
     local marks = {}
     if last >= 0 then
@@ -507,52 +540,81 @@ local function report_fns()
         '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
       marks[#marks + 1], marks[#marks + 2] = above[1], above[2]
     end
-    local add, k, waits, rel = {}, 1, {}, {}
-    local wmax, emax = -1, nil
-    for i = 2, #popped, 2 do
-      local score, ms, eta = tonumber(popped[i])
+    -- A run of the admitted shares one mark (or the opening), so one time
+    -- in line, counted once for the run. The ETA was told at pos to the
+    -- mark's ticket: one that many places ahead was told as much less
+    -- (the same per place), so the error grows with the ticket along the
+    -- run, and each bucket's share of it is found by binary search.
+    local addw, adde, errs, reln = {}, {}, {}, 0
+    local wfirst, wlast, wmax, emax, sum = nil, nil, -1, nil, 0
+    local i, k = 2, 1
+    while i <= #popped do
+      local score, ms, j, mark, told, pos = tonumber(popped[i])
       if score < 0 then
         ms = math.max(t - c.opens_at, 0)
+        j = run_end(i, 0, true)
       else
         while marks[k] and tonumber(marks[k + 1]) < score do
           k = k + 2
         end
-        local at, told, pos = string.match(marks[k] or '',
-          '^(%d+) ?(%d*) ?(%d*)$')
+        local at
+        at, told, pos = string.match(marks[k] or '', '^(%d+) ?(%d*) ?(%d*)$')
         ms = math.max(t - (tonumber(at) or t), 0)
-        told, pos = tonumber(told), tonumber(pos)
-        if told and pos and pos > 0 then
-          -- the ETA was told at pos to the mark's ticket: this one, that
-          -- many places ahead, was told as much less (the same per place)
-          local ahead = tonumber(marks[k + 1]) - score
-          eta = told * math.max(pos - ahead, 1) / pos
-        end
+        told, pos, mark = tonumber(told), tonumber(pos), tonumber(marks[k + 1])
+        j = mark and run_end(i, mark) or #popped
       end
-      waits[#waits + 1] = ms
-      local w = 'w' .. bucket_of(WAIT_LE, ms / 1000)
-      add[w] = (add[w] or 0) + 1
-      wmax = math.max(wmax, ms)
-      if eta then
-        local err = eta * 1000 - ms
-        local e = 'e' .. bucket_of(ERR_LE, err / 1000)
-        add[e] = (add[e] or 0) + 1
-        emax = math.max(emax or err, err)
-        -- the band's error: a wait counted from the mark is short by
-        -- half a second on average (the marks are a second apart)
+      local b, n = bucket_of(WAIT_LE, ms / 1000), (j - i) / 2 + 1
+      addw[b] = (addw[b] or 0) + n
+      wfirst, wlast, wmax = wfirst or ms, ms, math.max(wmax, ms)
+      sum = sum + ms * n
+      if told and pos and pos > 0 then
+        local function eta_of(x)
+          return told * math.max(pos - (mark - tonumber(popped[x])), 1) / pos
+        end
+        local function err_of(x)
+          return eta_of(x) * 1000 - ms
+        end
+        local e, top, done = bucket_of(ERR_LE, err_of(i) / 1000),
+          bucket_of(ERR_LE, err_of(j) / 1000), i - 2
+        for bucket = e, top - 1 do
+          local upto = last_ok(done + 2, j, function(x)
+            return err_of(x) / 1000 <= ERR_LE[bucket + 1]
+          end)
+          if upto > done then
+            adde[bucket] = (adde[bucket] or 0) + (upto - done) / 2
+            done = upto
+          end
+        end
+        adde[top] = (adde[top] or 0) + (j - done) / 2
+        emax = math.max(emax or err_of(j), err_of(j))
         if ms >= ETA_ERR_MIN_MS then
-          rel[#rel + 1] = string.format('%d',
-            (eta * 1000 / (ms + 500) - 1) * 1000)
+          errs[#errs + 1] = { i, j, eta_of, ms }
+          reln = reln + n
         end
       end
+      i = j + 2
     end
-    for field, n in pairs(add) do
-      redis.call('HINCRBY', K_stats, field, n)
+    for bucket, n in pairs(addw) do
+      redis.call('HINCRBY', K_stats, 'w' .. bucket, n)
     end
-    eta_errs_add(rel)
-    local sum = 0
-    for i = 1, #waits do
-      sum = sum + waits[i]
+    for bucket, n in pairs(adde) do
+      redis.call('HINCRBY', K_stats, 'e' .. bucket, n)
     end
+    -- the band's errors, of which only the last ETA_ERRS can be kept: a
+    -- wait counted from the mark is short by half a second on average
+    -- (the marks are a second apart)
+    local rel, r = {}, #errs
+    while r > 0 and #rel < ETA_ERRS do
+      local i, j, eta_of, ms = unpack(errs[r])
+      for x = j, math.max(i, j - 2 * (ETA_ERRS - #rel - 1)), -2 do
+        rel[#rel + 1] = (eta_of(x) * 1000 / (ms + 500) - 1) * 1000
+      end
+      r = r - 1
+    end
+    for a = 1, math.floor(#rel / 2) do
+      rel[a], rel[#rel - a + 1] = rel[#rel - a + 1], rel[a]
+    end
+    eta_errs_add(rel, reln)
     redis.call('HINCRBY', K_stats, 'w_sum', ms_text(sum))
     local was = redis.call('HMGET', K_stats, 'w_max', 'e_max')
     if wmax > (tonumber(was[1]) or -1) then
@@ -561,7 +623,7 @@ local function report_fns()
     if emax and emax > (tonumber(was[2]) or -math.huge) then
       redis.call('HSET', K_stats, 'e_max', ms_text(emax))
     end
-    return waits[1], waits[#waits]
+    return wfirst, wlast
   end
 
   -- A minute's row of the queue's history (scripts.def's HISTORY_ROW: one
