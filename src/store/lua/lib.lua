@@ -563,6 +563,9 @@ local function report_fns()
         told, pos, mark = tonumber(told), tonumber(pos), tonumber(marks[k + 1])
         j = mark and run_end(i, mark) or #popped
       end
+      -- a run holds popped[i] at least: the loop always moves on, even
+      -- on tickets out of order (a stuck loop would hold Redis)
+      j = math.max(j, i)
       local b, n = bucket_of(WAIT_LE, ms / 1000), (j - i) / 2 + 1
       addw[b] = (addw[b] or 0) + n
       wfirst, wlast, wmax = wfirst or ms, ms, math.max(wmax, ms)
