@@ -135,6 +135,13 @@ step(struct run *r, const char *op, const char *operand,
 	return 0;
 }
 
+/* A step that hands over nobody: op and its operand only. */
+static int
+step_op(struct run *r, const char *op, const char *operand)
+{
+	return step(r, op, operand, NULL, 0, 0);
+}
+
 /* The step in flight that answered, and the base the next place step
  * counts from: Redis's after it, and the places still in flight. */
 static struct flight
@@ -201,13 +208,13 @@ place_args(const struct run *r, const char **got, const unsigned long *seq,
 /* The step that says every entrant was handed over: its operand is how
  * many, so that Redis refuses it when a step before it failed. */
 static int
-handed_all(struct run *r)
+send_placed(struct run *r)
 {
 	char count[24];
 
 	r->handed_all = 1;
 	snprintf(count, sizeof count, "%lld", r->handed);
-	return step(r, "placed", count, NULL, 0, 0);
+	return step_op(r, "placed", count);
 }
 
 /*
@@ -235,7 +242,7 @@ place_next(struct run *r)
 	}
 	n = draw_set_next(r->set, DRAW_PLACE, buf, got, seq);
 	if (n == 0) {
-		rc = handed_all(r);
+		rc = send_placed(r);
 		goto done;
 	}
 	place_args(r, got, seq, n, piece, scores, args);
@@ -310,7 +317,7 @@ read_chunk(struct run *r, const struct qs_draw_step *s, int first)
 		place_first(r);
 		return;
 	}
-	if (step(r, "read", s->last, NULL, 0, 0) == -1)
+	if (step_op(r, "read", s->last) == -1)
 		return;
 	if (draw_set_add(r->set, s->tokens, s->n) == -1) {
 		log_error("event=draw_failed queue=%s msg=\"out of memory\"",
@@ -329,7 +336,7 @@ summed(struct run *r)
 
 	EVP_DigestFinal_ex(r->md, md, &n);
 	hex_encode(md, sizeof md, hex);
-	step(r, "summed", hex, NULL, 0, 0);
+	step_op(r, "summed", hex);
 }
 
 /*
@@ -364,7 +371,7 @@ sum_bytes(struct run *r, const struct qs_draw_step *s)
 	r->offset++;
 	if (s->len > 0) {
 		snprintf(off, sizeof off, "%lld", r->offset);
-		step(r, "piece", off, NULL, 0, 0);
+		step_op(r, "piece", off);
 		return;
 	}
 	summed(r);
@@ -392,7 +399,7 @@ step_done(enum result res, const struct qs_draw_step *s, void *arg)
 	case QS_DRAW_MORE:
 		walked(r, s);
 		if (r->set == NULL || strcmp(f.op, "place") != 0)
-			step(r, "go", "", NULL, 0, 0);
+			step_op(r, "go", "");
 		else if (!r->handed_all)
 			place_next(r);
 		return;
@@ -404,7 +411,7 @@ step_done(enum result res, const struct qs_draw_step *s, void *arg)
 		r->offset = 0;
 		if (EVP_DigestInit_ex(r->md, EVP_sha256(), NULL) != 1)
 			break;
-		step(r, "piece", "0", NULL, 0, 0);
+		step_op(r, "piece", "0");
 		return;
 	case QS_DRAW_BYTES:
 		sum_bytes(r, s);
@@ -439,7 +446,7 @@ draws_due(struct draws *d, const char *queue)
 	snprintf(r->queue, sizeof r->queue, "%s", queue);
 	r->next = d->runs;
 	d->runs = r;
-	step(r, "go", "", NULL, 0, 0);
+	step_op(r, "go", "");
 }
 
 static void

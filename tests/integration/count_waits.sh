@@ -62,11 +62,8 @@ DRAWN=-2251799813685248
 # qstore.c's qstore_tick gives it (ADMISSION_CAP, never seen full, the
 # revoked keys' prefix, PASS_LEEWAY).
 tick() {
-	local q="wr:{$1}:" keys=() k
-	for k in config seq waiting active seen stats tick unchecked line places \
-	    full draw joins waits; do
-		keys+=("$q$k")
-	done
+	local q="wr:{$1}:" keys
+	mapfile -t keys < <(queue_keys "$1" full draw joins waits)
 	rcli EVAL "$SCRIPT" "${#keys[@]}" "${keys[@]}" "${q}events" 5000 -1 \
 	    "${q}revoked:" 10000
 }

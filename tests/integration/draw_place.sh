@@ -49,11 +49,8 @@ rcli HINCRBY 'wr:{d}:config' ver 1 >/dev/null
 
 # step OP OPERAND MEMBER...: one run of draw_step.lua as instance "me".
 step() {
-	local keys=() k
-	for k in config seq waiting active seen stats tick unchecked line places \
-	    draw draw:sorted draw:order draw:lock; do
-		keys+=("wr:{d}:$k")
-	done
+	local keys
+	mapfile -t keys < <(queue_keys d draw draw:sorted draw:order draw:lock)
 	rcli EVAL "$SCRIPT" "${#keys[@]}" "${keys[@]}" me 5000 100 "$@"
 }
 

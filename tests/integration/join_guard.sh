@@ -39,9 +39,7 @@ run() {
 	local q=$1 users=$2 guards=$3 keys=() args=() nums=() u g
 	local js=() kinds=() limits=() exps=()
 	shift 3
-	for k in config seq waiting active seen stats tick unchecked line places; do
-		keys+=("wr:{$q}:$k")
-	done
+	mapfile -t keys < <(queue_keys "$q")
 	for u in $users; do
 		keys+=("wr:{$q}:user:${u#*:}")
 		nums+=("${u%%:*}")

@@ -391,6 +391,18 @@ rcli() {
 	timeout 10 redis-cli -h 127.0.0.1 -p "$REDIS_PORT" "$@"
 }
 
+# queue_keys Q [NAME...]: queue Q's ten keys in the order every script
+# takes them first (scripts.def's QUEUE_KEYS), then Q's keys NAME..., one
+# a line: a test that runs a script by hand reads them with mapfile.
+queue_keys() {
+	local q=$1 k
+	shift
+	for k in config seq waiting active seen stats tick unchecked line places \
+	    "$@"; do
+		printf 'wr:{%s}:%s\n' "$q" "$k"
+	done
+}
+
 # snap: what Redis holds, key by key, in a form that does not depend on
 # how Redis encodes it, in one call: but the keys that move by themselves
 # (the ticks' stats and tick; each process's report to the operator's
