@@ -65,9 +65,9 @@ long long eta_seconds(const struct queue_facts *f, long long position);
 /*
  * The range the wait at this estimate will likely fall in, [*low,
  * *high] seconds (low <= eta <= high, each to the nearest second): the
- * p10 to p90 of the estimate's signed error, the queue's own once it has
- * them (band_own), else bench/eta's for the queue's mode. -1, -1 when
- * eta is -1.
+ * p10 to p90 of the estimate's signed error: bench/eta's for the queue's
+ * mode, moved toward the queue's own once it has them (band_own) by
+ * band_n / (band_n + 100). -1, -1 when eta is -1.
  */
 void eta_range(const struct queue_facts *f, long long eta, long long *low,
     long long *high);

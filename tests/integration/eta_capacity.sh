@@ -8,9 +8,11 @@
 # admitted SPACING apart, so their ends are too; the truth is when each
 # waiter's status first reads active (polled). A DELETE that frees a slot
 # early lets the next waiter in at once, and the one behind is told the
-# next session's end. And eta_range is the queue's own p10 to p90 once 50
-# errors are counted (the stats hash's eta_errs, written here as the
-# admissions would), the mode's default before.
+# next session's end. And eta_range is the mode's default until 50 errors
+# are counted (the stats hash's eta_errs, written here as the admissions
+# would), then moves toward the queue's own p10 to p90 as the errors
+# weigh against the default's 100: a third of the way on 50, two thirds
+# on 200.
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -168,5 +170,13 @@ rcli hset "wr:{band}:stats" eta_errs "$(errs 50)" eta_errs_n 50 >/dev/null
 check "50 make the queue's own band: p10 -10%, p90 +10%, on 50" wait_until \
     '[ "$(rcli hget "wr:{band}:stats" eta_band)" = "-100 100 50" ]' 5
 http GET "/v1/queues/band/tokens/$band_token"
-check_jq '.eta_range == [(.eta_seconds / 1.1 | round), (.eta_seconds / 0.9 |
-    round)]' "and a waiter's eta_range is [eta / 1.1, eta / 0.9]"
+check_jq '.eta_range == [(.eta_seconds / (1 + 0.28 - 0.18 / 3) | round),
+    (.eta_seconds / (1 - 0.12 + 0.02 / 3) | round)]' \
+    "and a waiter's eta_range is a third of the way from the default to it"
+rcli hset "wr:{band}:stats" eta_errs "$(errs 200)" eta_errs_n 260 >/dev/null
+check "200 make it the band on 200" wait_until \
+    '[ "$(rcli hget "wr:{band}:stats" eta_band)" = "-100 100 200" ]' 5
+http GET "/v1/queues/band/tokens/$band_token"
+check_jq '.eta_range == [(.eta_seconds / (1 + 0.28 - 0.18 * 2 / 3) | round),
+    (.eta_seconds / (1 - 0.12 + 0.02 * 2 / 3) | round)]' \
+    "and a waiter's eta_range two thirds of the way"

@@ -348,24 +348,40 @@ START_TEST(test_capacity_no_ends)
 }
 END_TEST
 
-/* The queue's own band, once it has one, instead of bench/eta's. */
+/*
+ * The queue's own band, once it has one, weighed with bench/eta's (here
+ * capacity's, -12% / +28%) as its n errors against 100 more.
+ */
 START_TEST(test_range_own)
 {
 	struct queue_facts f = known();
 	long long lo, hi;
 
-	ck_assert_int_eq(eta_band_parse(&f, "-200 250 80"), 0);
+	ck_assert_int_eq(eta_band_parse(&f, "-40 40 50"), 0);
 	ck_assert_int_eq(f.band_own, 1);
 	eta_range(&f, 100, &lo, &hi);
-	ck_assert_int_eq(lo, 80);		/* 100 / 1.25 */
-	ck_assert_int_eq(hi, 125);		/* 100 / 0.8 */
-	ck_assert_int_eq(eta_band_parse(&f, "100 300 60"), 0);
+	ck_assert_int_eq(lo, 83);		/* p90 0.28 - (0.28 - 0.04) / 3 */
+	ck_assert_int_eq(hi, 110);		/* p10 -0.12 + 0.08 / 3 */
+	ck_assert_int_eq(eta_band_parse(&f, "-40 40 200"), 0);
 	eta_range(&f, 100, &lo, &hi);
-	ck_assert_int_eq(lo, 77);		/* always estimates high */
+	ck_assert_int_eq(lo, 89);		/* p90 0.28 - 0.24 * 2 / 3 */
+	ck_assert_int_eq(hi, 107);		/* p10 -0.12 + 0.08 * 2 / 3 */
+	ck_assert_int_eq(eta_band_parse(&f, "-200 250 100"), 0);
+	eta_range(&f, 100, &lo, &hi);
+	ck_assert_int_eq(lo, 79);		/* 100 / 1.265 */
+	ck_assert_int_eq(hi, 119);		/* 100 / 0.84 */
+	ck_assert_int_eq(eta_band_parse(&f, "300 500 200"), 0);
+	eta_range(&f, 100, &lo, &hi);
+	ck_assert_int_eq(lo, 70);		/* always estimates high */
 	ck_assert_int_eq(hi, 100);		/* ...and eta stays inside */
-	ck_assert_int_eq(eta_band_parse(&f, "-990 0 60"), 0);
+	ck_assert_int_eq(eta_band_parse(&f, "-1000 0 100000"), 0);
 	eta_range(&f, 100, &lo, &hi);
 	ck_assert_int_eq(hi, 2000);		/* p10 held at -95% */
+	f.mode = MODE_RATE;
+	ck_assert_int_eq(eta_band_parse(&f, "-40 40 100"), 0);
+	eta_range(&f, 100, &lo, &hi);
+	ck_assert_int_eq(lo, 93);		/* rate's +10%: 100 / 1.07 */
+	ck_assert_int_eq(hi, 108);		/* and -10%: 100 / 0.93 */
 	ck_assert_int_eq(eta_band_parse(&f, ""), 0);
 	ck_assert_int_eq(f.band_own, 0);
 	ck_assert_int_eq(eta_band_parse(&f, "-200 250"), -1);
