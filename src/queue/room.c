@@ -329,7 +329,7 @@ draw_state(const struct room_queue *q, long long now_ms)
 static long long
 eta_new(const struct room_queue *q, long long now_ms)
 {
-	struct queue_facts f = { 0 };
+	struct queue_facts f = q->eta;
 
 	if (q->c.held)
 		return -1;

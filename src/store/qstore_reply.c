@@ -600,9 +600,10 @@ read_conf(const redisReply *a, struct room_conf *c)
 }
 
 static int
-read_queue(const redisReply *e, struct room_queue *q)
+read_queue(const redisReply *e, long long now_ms, struct room_queue *q)
 {
 	const char *rate;
+	const redisReply *eta;
 
 	if (e->type != REDIS_REPLY_ARRAY)
 		return -1;
@@ -613,7 +614,11 @@ read_queue(const redisReply *e, struct room_queue *q)
 	    read_num(e, ROOM_QUEUE_LAST_TICK_MS, &q->last_tick_ms) == -1 ||
 	    read_waits(e->element[ROOM_QUEUE_WAITS], q) == -1 ||
 	    read_conf(e->element[ROOM_QUEUE_FACTS], &q->c) == -1 ||
-	    qreply_figures(e->element[ROOM_QUEUE_SHOW], &q->f) == -1)
+	    qreply_figures(e->element[ROOM_QUEUE_SHOW], &q->f) == -1 ||
+	    (eta = e->element[ROOM_QUEUE_ETA])->type != REDIS_REPLY_ARRAY)
+		return -1;
+	q->eta.now_ms = now_ms;
+	if (facts_eta(eta, 0, &q->eta) == -1)
 		return -1;
 	q->rate = strtod(rate, NULL);
 	return 0;
@@ -634,7 +639,8 @@ qreply_room(const redisReply *rp, size_t n, struct room_read *rr)
 		return -1;
 	rr->nqueues = n;
 	for (size_t i = 0; i < n; i++)
-		if (read_queue(qs->element[i], &rr->queues[i]) == -1)
+		if (read_queue(qs->element[i], rr->now_ms, &rr->queues[i]) ==
+		    -1)
 			memset(&rr->queues[i], 0, sizeof rr->queues[i]);
 	return 0;
 }

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "eta.h"
+
 #define SHOW_NTOTALS 7		/* joined .. removed, noshows */
 #define SHOW_NWAIT 17		/* admin_show's wait: w0..w15, w_sum */
 
@@ -103,6 +105,8 @@ struct room_conf {
 struct room_queue {
 	struct queue_figures f;	/* f.exists 0: no such queue */
 	struct room_conf c;
+	struct queue_facts eta;	/* the ETA's facts beyond c: the sessions
+				 * inside, their ends, the band... */
 	double rate;		/* how fast the line moves, places a second */
 	long long last_tick_ms;
 	size_t nwaits;

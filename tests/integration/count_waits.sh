@@ -68,11 +68,6 @@ tick() {
 	    "${q}revoked:" 10000
 }
 
-# redis_ms: Redis's clock (TIME), in ms.
-redis_ms() {
-	rcli TIME | { read -r s && read -r us && echo $((s * 1000 + us / 1000)); }
-}
-
 FIELDS=(w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15
 	e0 e1 e2 e3 e4 e5 e6 e7 e8 e9 e10 e11 e12 e13 e14 e15
 	w_sum w_max e_max eta_errs eta_errs_n)

@@ -37,6 +37,11 @@ state       = paused
 
 [queue sale]
 opens_at    = $OPENS
+
+[queue venue]
+mode        = capacity
+max_active  = 2
+active_ttl  = 600
 EOF2
 write_conf "$WR_TMP/one.conf" "$WR_TMP/two.conf" "admin_listen=127.0.0.1:$APORT"
 
@@ -171,6 +176,30 @@ wait_until 'room_is a "[.alerts[] | select(.kind == \"stalled\")] | length == 0"
 BODY=$(room a)
 check_jq '[.alerts[] | select(.kind == "stalled")] | length == 0' \
     "... the head moved: the alert is gone"
+
+# ---- a capacity queue's new joiner ----------------------------------------------------
+# eta_new_s is what a visitor joining now is told, which in a capacity
+# queue rests on when the sessions inside end (doc/api.md, eta_seconds):
+# two sessions of ten minutes, one of them let in (as if) eight minutes
+# ago, and nobody waiting. Not a mean session's turnover, 300 s a slot.
+
+join venue
+check_status 201 "setup: the first of venue's two sessions"
+rcli zadd "wr:{venue}:active" XX $(($(redis_ms) + 120000)) "$TOKEN" >/dev/null
+join venue
+check_status 201 "setup: the second"
+wait_until 'room_is a "[.queues[] | select(.queue == \"venue\")][0] | .active == 2 and .eta_new_s != null"' 5
+E=$(room a | jq '[.queues[] | select(.queue == "venue")][0].eta_new_s')
+join venue
+V=$TOKEN
+check_jq '.status == "waiting" and .position == 1' "a third joins venue and waits"
+T=$(json .eta_seconds)
+check "venue's eta_new_s ($E s) is what the third was told ($T s), within a second" \
+    test $((E >= T - 1 && E <= T + 1)) = 1
+check "... when the first session ends, two minutes from now" \
+    test $((T >= 100 && T <= 121)) = 1
+http DELETE "/v1/queues/venue/tokens/$V"
+check_status 204 "... who leaves"
 
 # ---- two instances ------------------------------------------------------------------------
 

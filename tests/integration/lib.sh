@@ -737,6 +737,11 @@ join() {
 	fi
 }
 
+# redis_ms: Redis's clock (TIME), in ms.
+redis_ms() {
+	rcli TIME | { read -r s && read -r us && echo $((s * 1000 + us / 1000)); }
+}
+
 # waiting_of Q: the summary's waiting count ("?" when it cannot be read).
 waiting_of() {
 	http GET "/v1/queues/$1"

@@ -514,7 +514,7 @@ END_TEST
 START_TEST(test_room)
 {
 	struct room_read rr;
-	redisReply *show, *facts, *r;
+	redisReply *show, *facts, *eta, *r;
 
 	reset();
 	show = arr(9, arr(2, str("state"), str("open")), num(12), num(3),
@@ -523,13 +523,18 @@ START_TEST(test_room)
 	    num(0), num(0), wait_hist(), num(-1));
 	facts = arr(9, str("rate"), str("open"), num(10), num(2), num(0),
 	    num(300), num(0), num(0), num(0));
+	/* keep, active, ends (unix ms), last_end, band, early, ended_ms,
+	 * leavers: lib.lua's eta_facts() */
+	eta = arr(8, str("0.9000"), num(3),
+	    str("1795781212697 1795781215697"), num(1795781290697),
+	    str("-80 120 60"), num(1), num(5000), num(40));
 	r = arr(4, num(1795781210697),
 	    arr(1, arr(3, str("web1:41"), str("{\"id\":\"web1:41\"}"),
 	    str("1795781210300"))),
 	    arr(3, str("2141768"), str("0"), str("master")),
-	    arr(2, arr(5, show, str("5.000000"),
+	    arr(2, arr(6, show, str("5.000000"),
 	    arr(2, str("1795781209000 4200 1200 10"), str("not a run")),
-	    num(1795781209000), facts), arr(0)));
+	    num(1795781209000), facts, eta), arr(0)));
 	memset(&rr, 0, sizeof rr);
 	ck_assert_int_eq(qreply_room(r, 2, &rr), 0);
 	ck_assert(rr.now_ms == 1795781210697);
@@ -548,6 +553,15 @@ START_TEST(test_room)
 	ck_assert(rr.queues[0].c.batch == 10 && rr.queues[0].c.interval == 2);
 	/* the run that is one, not the text that is not */
 	ck_assert_int_eq(rr.queues[0].nwaits, 1);
+	/* the ETA's facts, the ends after Redis's now */
+	ck_assert(rr.queues[0].eta.active == 3 && rr.queues[0].eta.keep == 0.9);
+	ck_assert_int_eq(rr.queues[0].eta.nends, 2);
+	ck_assert(rr.queues[0].eta.ends[0] == 2000 &&
+	    rr.queues[0].eta.ends[1] == 5000);
+	ck_assert(rr.queues[0].eta.last_end == 80000);
+	ck_assert(rr.queues[0].eta.band_own && rr.queues[0].eta.band_n == 60);
+	ck_assert(rr.queues[0].eta.early == 1 &&
+	    rr.queues[0].eta.ended_ms == 5000 && rr.queues[0].eta.leavers == 40);
 	ck_assert(rr.queues[0].waits[0].first_ms == 4200 &&
 	    rr.queues[0].waits[0].last_ms == 1200 &&
 	    rr.queues[0].waits[0].count == 10);

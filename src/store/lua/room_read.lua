@@ -14,7 +14,7 @@
 -- seen_ms }... } (the 1,000 seen last, by id); redis { used_memory,
 -- maxmemory, role };
 -- queues one entry each: {} when there is no such queue, else { show,
--- rate, waits, last_tick_ms, facts }: show admin_show.lua's entry ({
+-- rate, waits, last_tick_ms, facts, eta }: show admin_show.lua's entry ({
 -- config, waiting, active, totals, last_minute, prequeue, draw_ms, wait,
 -- eta_new }, wait { buckets... }),
 -- rate lib.lua's line_speed (text), waits the times in line of the last
@@ -22,7 +22,10 @@
 -- tick.lua's), last_tick_ms, and facts the configuration as the scripts
 -- read it (lib.lua's load_conf): { mode, state (closes_at applied),
 -- batch, interval, max_active, active_ttl, opens_at (s), closes_at (s),
--- held (1 while a scheduled opening's draw holds the line) }
+-- held (1 while a scheduled opening's draw holds the line) }, and eta
+-- what the ETA of a visitor joining now reads beyond that, lib.lua's
+-- eta_facts(): { keep, active, ends, last_end, band, early, ended_ms,
+-- leavers }
 local WINDOW_MS = 300000
 local now = now_ms()
 local instances = {}
@@ -54,12 +57,13 @@ for i, q in ipairs(K_queues) do
       end
       waits[j] = all[j]
     end
-    local c = load_conf(q.config)
-    queues[i] = { show, line_speed(c), waits,
+    local c, st = load_conf(q.config), line_stats()
+    queues[i] = { show, line_speed(c, st), waits,
       tonumber(redis.call('GET', q.tick)) or 0,
       { c.mode, state_at(c, now), tonumber(c.batch), tonumber(c.interval),
         tonumber(c.max_active), tonumber(c.active_ttl), c.opens_at / 1000,
-        c.closes_at / 1000, draw_holds(c, now) and 1 or 0 } }
+        c.closes_at / 1000, draw_holds(c, now) and 1 or 0 },
+      { eta_facts(c, now, st, true) } }
   end
 end
 return { now, instances, redis_facts, queues }
