@@ -388,6 +388,8 @@ report_queues(struct app *app)
 			    json_integer((json_int_t)rq[i].eta_told));
 			json_object_set_new(q, "eta_position",
 			    json_integer((json_int_t)rq[i].eta_position));
+			json_object_set_new(q, "eta_told_ms",
+			    json_integer((json_int_t)rq[i].eta_told_ms));
 		}
 	}
 	return qs;

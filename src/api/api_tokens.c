@@ -229,7 +229,7 @@ join_done(enum result r, const struct standing *s, void *arg)
 		refusals_invite_used(c->queue);
 	if (r == RESULT_NEW && !s->active && !s->prequeue)
 		refusals_eta_told(c->queue, eta_seconds(&s->q, s->n + 1),
-		    s->n + 1);
+		    s->n + 1, s->q.now_ms);
 	if (s->active)
 		log_debug("event=join queue=%s token=%s result=%s "
 		    "status=active", c->queue, log_tok(s->token, tok),

@@ -71,12 +71,14 @@ refusals_invite_used(const char *queue)
 }
 
 void
-refusals_eta_told(const char *queue, long long eta, long long position)
+refusals_eta_told(const char *queue, long long eta, long long position,
+    long long at_ms)
 {
 	struct refusals_queue *q = entry(queue);
 
 	if (q != NULL && eta >= 0 && position >= 1)
-		q->eta_told = eta, q->eta_position = position;
+		q->eta_told = eta, q->eta_position = position,
+		q->eta_told_ms = at_ms;
 }
 
 const struct refusals_queue *

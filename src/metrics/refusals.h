@@ -27,6 +27,7 @@ struct refusals_queue {
 	unsigned long long invites_used;
 	long long eta_told;		/* the last new waiter's ETA, s; -1: none */
 	long long eta_position;		/* its position then (1 = next) */
+	long long eta_told_ms;		/* when (Redis's clock at its join) */
 };
 
 /* The reason an error code of a join names; -1 when it is no guard's. */
@@ -40,10 +41,11 @@ void refusals_count(const char *queue, const char *code);
 /* A join of queue took its place with an invitation. */
 void refusals_invite_used(const char *queue);
 
-/* A new waiter of queue was told eta seconds at position (the report's
- * join marks, room_report.lua, carry the last one: doc/design.md, "The
- * report"). */
-void refusals_eta_told(const char *queue, long long eta, long long position);
+/* A new waiter of queue was told eta seconds at position, at_ms (Redis's
+ * clock at its join: the report's join marks, room_report.lua, carry the
+ * last one: doc/design.md, "The report"). */
+void refusals_eta_told(const char *queue, long long eta, long long position,
+    long long at_ms);
 
 /* The queues counted so far, and the totals over every queue. */
 const struct refusals_queue *refusals_queues(size_t *n);

@@ -7,8 +7,9 @@ ticket says when it joined ('ms' or 'ms eta pos', scored by the ticket
 the line had reached), a ticket with no mark above waited 0, a drawn
 entrant waited from the opening; one some places ahead of the mark's was
 told eta * max(pos - ahead, 1) / pos; its error is that less the wait;
-the ETA's own error (told / (waited + 0.5 s) - 1, thousandths) of each
-who waited 2 s or more goes to the last 200 in eta_errs.
+the ETA's own error ((told + 0.5 s) / (waited + 0.5 s) - 1, thousandths:
+it joined half a second before the mark, on average) of each who waited
+2 s or more goes to the last 200 in eta_errs.
 
     count_waits.py layout CASE SEED T0 OUT   OUT.json, the line of queue
         CASE (big or mid) laid out from the seed around T0 (Redis's ms
@@ -195,7 +196,8 @@ def expect(lay, t):
             errs.append(err)
             runs.setdefault(('e', k), set()).add(e)
             if ms >= MIN_MS:
-                rel.append('%d' % int((eta * 1000 / (ms + 500) - 1) * 1000))
+                rel.append('%d' % int(((eta * 1000 + 500) / (ms + 500) - 1) *
+                                      1000))
     out = []
     for f in HIST:
         n = int(prior.get(f, 0)) + add.get(f, 0)

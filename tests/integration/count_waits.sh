@@ -231,11 +231,11 @@ d=$((t - T0))
     "it took $d ms"
 
 # rel ETA WAIT: the ETA's own error (thousandths) of one told ETA s who
-# waited WAIT ms, as eta_errs keeps it (counted from the mark plus half a
-# second, truncated).
+# waited WAIT ms, as eta_errs keeps it (both counted from the mark plus
+# half a second, truncated).
 rel() {
 	awk -v eta="$1" -v ms="$2" \
-	    'BEGIN { printf "%d\n", int((eta * 1000 / (ms + 500) - 1) * 1000) }'
+	    'BEGIN { printf "%d\n", int(((eta * 1000 + 500) / (ms + 500) - 1) * 1000) }'
 }
 
 got hand

@@ -7,7 +7,8 @@
 -- it yet this second, writes each queue's sample into its series (trimmed
 -- to 30 minutes) and a join mark (the ticket reached by now, when it
 -- moved, with the ETA this process last told a new waiter and at what
--- position) for tick.lua's times in line, and the queue's ETA band from
+-- position, and then when it told it: join_mark) for tick.lua's times in
+-- line, and the queue's ETA band from
 -- its own errors when they moved (lib.lua's eta_band). The first sample
 -- of a minute also writes the row of the minute before into the queue's
 -- history (doc/design.md, "The report"), kept report_ttl seconds and one
@@ -29,6 +30,28 @@
 --   names...     the queues' names, in the same order
 -- Reply: { wrote }: 1 when this call wrote the second's samples, else 0
 local _, history_row, eta_band = report_fns()
+
+-- The member of a join mark made now from f, the report's figures of a
+-- queue, after the last mark top ({ member, score }, or {}): 'ms' (now)
+-- or 'ms eta pos' with the ETA (s) and position the process last told a
+-- new waiter, ms then when it told it (Redis's clock at that join), so
+-- the mark's waiter waited from ms exactly and those before it in the
+-- run joined up to a second earlier. An ETA told before the last mark
+-- was made belongs to no ticket of this run: none. A report without the
+-- time (an older process) marks now, as before.
+local function join_mark(f, now, top)
+  local eta, pos = tonumber(f.eta_told), tonumber(f.eta_position)
+  local at = tonumber(f.eta_told_ms)
+  if not (eta and pos) then
+    return ms_text(now)
+  elseif not at then
+    return ms_text(now) .. string.format(' %d %d', eta, pos)
+  elseif at > now or at <= (tonumber(string.match(top[1] or '',
+      '^(%d+)')) or 0) then
+    return ms_text(now)
+  end
+  return ms_text(at) .. string.format(' %d %d', eta, pos)
+end
 local FORGET_MS = 600000
 local FRESH_MS = 5000	-- a report this recent counts its streams
 local KEEP_S = 1800
@@ -143,9 +166,8 @@ for i, q in ipairs(K_queues) do
     local seq = tonumber(redis.call('GET', q.seq)) or 0
     local top = redis.call('ZREVRANGE', K_joins[i], 0, 0, 'WITHSCORES')
     if seq > (tonumber(top[2]) or 0) then
-      local eta, pos = tonumber(f.eta_told), tonumber(f.eta_position)
-      redis.call('ZADD', K_joins[i], seq, ms_text(now) ..
-        (eta and pos and string.format(' %d %d', eta, pos) or ''))
+      local eta = tonumber(f.eta_told)
+      redis.call('ZADD', K_joins[i], seq, join_mark(f, now, top))
       if eta then
         redis.call('HSET', q.stats, 'eta_new', string.format('%d', eta))
       end
