@@ -23,10 +23,13 @@
  * lib.lua's 200), the default above as ETA_BAND_PRIOR more: its errors
  * are those of ETAs told a wait earlier, and while the estimate's bias
  * moves (a line growing, then draining) the newest lag it by that wait.
- * The own band alone covered 65% of a rate queue's waits in runs of 90 s,
- * the default alone 91%, the two weighed so about 84% (bench/README).
+ * In bench/eta's runs of 90 s (seeds 1 to 5) the own band alone covered
+ * 65% of a rate queue's waits, the default alone 89%, the two weighed so
+ * 82% (bench/README).
  */
+#ifndef ETA_BAND_PRIOR
 #define ETA_BAND_PRIOR 100.0
+#endif
 
 /*
  * Priors for a capacity room's first minutes, until its own leavers and

@@ -607,8 +607,8 @@ local function report_fns()
     -- ticket ahead of the mark's waiter joined up to a second before it
     -- (half on average), so its wait is that much longer than counted
     -- from the mark and, told when it joined, its ETA too; both get the
-    -- half second (the ETA alone without it: bench/eta's first waits of
-    -- 2 to 8 s read 10 to 25% too short)
+    -- half second (the wait alone had it: waits of 2 to 8 s read 6 to
+    -- 25% longer than told, bench/eta's first ones)
     local rel, r = {}, #errs
     while r > 0 and #rel < ETA_ERRS do
       local i, j, eta_of, ms = unpack(errs[r])

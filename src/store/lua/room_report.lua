@@ -6,14 +6,13 @@
 -- counters are the process's since it started), and, if no process did
 -- it yet this second, writes each queue's sample into its series (trimmed
 -- to 30 minutes) and a join mark (the ticket reached by now, when it
--- moved, with the ETA this process last told a new waiter and at what
--- position, and then when it told it: join_mark) for tick.lua's times in
--- line, and the queue's ETA band from
--- its own errors when they moved (lib.lua's eta_band). The first sample
--- of a minute also writes the row of the minute before into the queue's
--- history (doc/design.md, "The report"), kept report_ttl seconds and one
--- row more, the baseline of the oldest; an idle minute that changed
--- nothing writes none.
+-- moved, with the ETA this process last told a new waiter, at what
+-- position and when: join_mark) for tick.lua's times in line, and the
+-- queue's ETA band from its own errors when they moved (lib.lua's
+-- eta_band). The first sample of a minute also writes the row of the
+-- minute before into the queue's history (doc/design.md, "The report"),
+-- kept report_ttl seconds and one row more, the baseline of the oldest;
+-- an idle minute that changed nothing writes none.
 -- KEYS:
 --   room         the reports (hash: id -> JSON)
 --   room_seen    when each id last reported (sorted set: id -> ms)
