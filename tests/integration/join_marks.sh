@@ -73,38 +73,33 @@ report() {
 	    "{\"queues\":{\"hand\":$1}}" hand >/dev/null
 }
 
-rcli SET 'wr:{hand}:seq' 10 >/dev/null
-TOLD=$(($(redis_ms) - 300))
-TOLD_REPORT="{\"streams\":0,\"eta_told\":30,\"eta_position\":7,\"eta_told_ms\":$TOLD}"
-report "$TOLD_REPORT"
-check_eq "$(last_mark hand)" "$TOLD 30 7 10" \
+# mark_after SEQ REPORT: the ticket counter moved to SEQ, one run with
+# the queue's figures REPORT, a JSON object in which NOW stands for
+# Redis's clock then (ms) and LATER for a minute after: T that clock, MS
+# and REST the new mark's time and its other words.
+mark_after() {
+	local r
+	rcli SET 'wr:{hand}:seq' "$1" >/dev/null
+	T=$(redis_ms)
+	r=${2//NOW/$T}
+	report "${r//LATER/$((T + 60000))}"
+	read -r MS REST <<<"$(last_mark hand)"
+}
+
+mark_after 10 '{"eta_told":30,"eta_position":7,"eta_told_ms":NOW}'
+TOLD=$T
+check_eq "$MS $REST" "$TOLD 30 7 10" \
     "an ETA told since the last mark: the mark is made when it was told"
-
-rcli SET 'wr:{hand}:seq' 12 >/dev/null
-T=$(redis_ms)
-report "$TOLD_REPORT"
-read -r ms rest <<<"$(last_mark hand)"
-check "the same ETA again, told before the new mark's run: not carried ($ms $rest)" \
-    test "$((ms >= T)) $rest" = "1 12"
-
-rcli SET 'wr:{hand}:seq' 14 >/dev/null
-T=$(redis_ms)
-report '{"streams":0,"eta_told":40,"eta_position":9}'
-read -r ms rest <<<"$(last_mark hand)"
+mark_after 12 "{\"eta_told\":30,\"eta_position\":7,\"eta_told_ms\":$TOLD}"
+check "the same ETA again, told before the new mark's run: not carried ($MS $REST)" \
+    test "$((MS >= T)) $REST" = "1 12"
+mark_after 14 '{"eta_told":40,"eta_position":9}'
 check "a report without the time: the mark is made now, with the ETA" \
-    test "$((ms >= T)) $rest" = "1 40 9 14"
-
-rcli SET 'wr:{hand}:seq' 16 >/dev/null
-T=$(redis_ms)
-report "{\"streams\":0,\"eta_told\":50,\"eta_position\":9,\"eta_told_ms\":$((T + 60000))}"
-read -r ms rest <<<"$(last_mark hand)"
+    test "$((MS >= T)) $REST" = "1 40 9 14"
+mark_after 16 '{"eta_told":50,"eta_position":9,"eta_told_ms":LATER}'
 check "a time ahead of Redis's: the mark is made now, without the ETA" \
-    test "$((ms >= T && ms < T + 60000)) $rest" = "1 16"
-
-rcli SET 'wr:{hand}:seq' 18 >/dev/null
-T=$(redis_ms)
-report '{"streams":0}'
-read -r ms rest <<<"$(last_mark hand)"
+    test "$((MS >= T && MS < T + 60000)) $REST" = "1 16"
+mark_after 18 '{}'
 check "no ETA told: the mark is made now, the ticket alone" \
-    test "$((ms >= T)) $rest" = "1 18"
+    test "$((MS >= T)) $REST" = "1 18"
 check_eq "$(rcli ZCARD 'wr:{hand}:joins')" 5 "one mark a report"
