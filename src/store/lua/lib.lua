@@ -426,8 +426,8 @@ local function report_fns()
   -- (ms). A ticket joined by the first join mark at or above it (joins: the
   -- marks, one a second, 'ms' or 'ms eta pos' with the ETA in s the
   -- reporting process last told a new waiter and that one's position:
-  -- room_report.lua), so a wait is short by a second at most, and was told
-  -- the ETA per place the mark's joiner was; one with no mark yet joined
+  -- room_report.lua), so a wait is within a second (mostly short), and was
+  -- told the ETA per place the mark's joiner was; one with no mark yet joined
   -- within the last second;
   -- a pre-queue entrant waited from the opening and was told no ETA. One
   -- HINCRBY per bucket touched. The first and the last one's wait (ms).
