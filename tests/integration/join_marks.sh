@@ -47,7 +47,7 @@ check_status 201 "a third joins live"
 ETA=$(json .eta_seconds) POS=$(json .position)
 check "... and is told an ETA ($ETA s at position $POS)" [ "$ETA" -gt 0 ]
 check "its join's mark comes within 2 s" wait_until \
-    '[ "$(last_mark live | awk "{ print \$4 }")" = 3 ]' 2
+    '[ "$(last_mark live | awk "{ print \$4 }")" = 3 ]' $((2 * WR_SLOW))
 read -r ms eta pos ticket <<<"$(last_mark live)"
 check_eq "$eta $pos $ticket" "$ETA $POS 3" \
     "the mark carries the ETA and position it was told, scored by its ticket"
