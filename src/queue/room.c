@@ -327,21 +327,9 @@ draw_state(const struct room_queue *q, long long now_ms)
 
 /* The wait eta.c tells a visitor who joins now; -1: none. */
 static long long
-eta_new(const struct room_queue *q, long long now_ms)
+eta_new(const struct room_queue *q)
 {
-	struct queue_facts f = q->eta;
-
-	if (q->c.held)
-		return -1;
-	f.mode = strcmp(q->c.mode, "capacity") == 0 ? MODE_CAPACITY :
-	    strcmp(q->c.mode, "passthrough") == 0 ? MODE_PASSTHROUGH :
-	    MODE_RATE;
-	f.state = strcmp(q->c.state, "paused") == 0 ? STATE_PAUSED :
-	    strcmp(q->c.state, "closed") == 0 ? STATE_CLOSED : STATE_OPEN;
-	f.batch = q->c.batch, f.interval = q->c.interval;
-	f.max_active = q->c.max_active, f.active_ttl = q->c.active_ttl;
-	f.now_ms = now_ms, f.last_tick_ms = q->last_tick_ms, f.rate = q->rate;
-	return eta_seconds(&f, q->f.waiting + 1);
+	return q->c.held ? -1 : eta_seconds(&q->eta, q->f.waiting + 1);
 }
 
 static json_t *
@@ -367,7 +355,7 @@ queue_json(struct room_q *t, const struct room_queue *q, const char *name,
 	json_t *refused = json_object(), *j;
 	double p50 = 0, p90 = 0;
 	int waits;
-	long long eta = eta_new(q, now_ms);
+	long long eta = eta_new(q);
 
 	if (refused == NULL)
 		return NULL;

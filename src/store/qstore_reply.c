@@ -59,6 +59,13 @@ state_of(const char *state)
 	    strcmp(state, "closed") == 0 ? STATE_CLOSED : STATE_OPEN;
 }
 
+static int
+mode_of(const char *mode)
+{
+	return strcmp(mode, "capacity") == 0 ? MODE_CAPACITY :
+	    strcmp(mode, "passthrough") == 0 ? MODE_PASSTHROUGH : MODE_RATE;
+}
+
 /* The queue's facts (shape QUEUE_FACTS), which start at field at of r. */
 static int
 facts_queue(const redisReply *r, size_t at, struct standing *s)
@@ -86,8 +93,7 @@ facts_queue(const redisReply *r, size_t at, struct standing *s)
 	    qreply_num(r, at + QUEUE_FACTS_ACTIVE_TTL, &active_ttl) == -1 ||
 	    qreply_num(r, at + QUEUE_FACTS_WAITING_TTL, &waiting_ttl) == -1)
 		return -1;
-	q->mode = strcmp(mode, "capacity") == 0 ? MODE_CAPACITY :
-	    strcmp(mode, "passthrough") == 0 ? MODE_PASSTHROUGH : MODE_RATE;
+	q->mode = mode_of(mode);
 	q->state = state_of(state);
 	q->batch = (long)batch, q->interval = (long)interval;
 	q->max_active = (long)max_active, q->active_ttl = (long)active_ttl;
@@ -621,6 +627,11 @@ read_queue(const redisReply *e, long long now_ms, struct room_queue *q)
 	if (facts_eta(eta, 0, &q->eta) == -1)
 		return -1;
 	q->rate = strtod(rate, NULL);
+	q->eta.mode = mode_of(q->c.mode), q->eta.state = state_of(q->c.state);
+	q->eta.batch = (long)q->c.batch, q->eta.interval = (long)q->c.interval;
+	q->eta.max_active = (long)q->c.max_active;
+	q->eta.active_ttl = (long)q->c.active_ttl;
+	q->eta.rate = q->rate, q->eta.last_tick_ms = q->last_tick_ms;
 	return 0;
 }
 

@@ -105,8 +105,9 @@ struct room_conf {
 struct room_queue {
 	struct queue_figures f;	/* f.exists 0: no such queue */
 	struct room_conf c;
-	struct queue_facts eta;	/* the ETA's facts beyond c: the sessions
-				 * inside, their ends, the band... */
+	struct queue_facts eta;	/* what the ETA of a visitor joining now
+				 * reads: c's, the sessions inside, their
+				 * ends, the band... */
 	double rate;		/* how fast the line moves, places a second */
 	long long last_tick_ms;
 	size_t nwaits;

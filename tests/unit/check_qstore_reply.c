@@ -553,7 +553,13 @@ START_TEST(test_room)
 	ck_assert(rr.queues[0].c.batch == 10 && rr.queues[0].c.interval == 2);
 	/* the run that is one, not the text that is not */
 	ck_assert_int_eq(rr.queues[0].nwaits, 1);
-	/* the ETA's facts, the ends after Redis's now */
+	/* the ETA's facts: the configuration's, the ends after Redis's now */
+	ck_assert_int_eq(rr.queues[0].eta.mode, MODE_RATE);
+	ck_assert_int_eq(rr.queues[0].eta.state, STATE_OPEN);
+	ck_assert(rr.queues[0].eta.batch == 10 &&
+	    rr.queues[0].eta.interval == 2 && rr.queues[0].eta.rate == 5.0 &&
+	    rr.queues[0].eta.active_ttl == 300 &&
+	    rr.queues[0].eta.last_tick_ms == 1795781209000);
 	ck_assert(rr.queues[0].eta.active == 3 && rr.queues[0].eta.keep == 0.9);
 	ck_assert_int_eq(rr.queues[0].eta.nends, 2);
 	ck_assert(rr.queues[0].eta.ends[0] == 2000 &&
