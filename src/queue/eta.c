@@ -51,6 +51,15 @@
 #define ETA_EARLY_PRIOR 0.2
 #endif
 
+/*
+ * Abandonment is counted by age once ETA_AGED_MIN abandoners' ages are
+ * known (eta_young): before that, every place ahead as likely to leave
+ * as the line's leavers were.
+ */
+#ifndef ETA_AGED_MIN
+#define ETA_AGED_MIN 5
+#endif
+
 /* An ended session's slot is given at the next admission tick, on
  * average half admission.h's ADMISSION_PERIOD_MS later. */
 #define ETA_TICK_LAG_MS 125
@@ -59,6 +68,42 @@ static long long
 ceil_div(long long a, long long b)
 {
 	return (a + b - 1) / b;
+}
+
+/*
+ * Of the share of the places ahead of position that the line's leavers
+ * say will abandon (1 - keep), the part still to come: abandoners leave
+ * at ages spread evenly up to twice their mean (ab_ms), and the places
+ * ahead are the oldest position - 1 of the line, their ages evenly from
+ * the first's (now - head_at) down. A place already older than every
+ * abandoner will be admitted. Without its figures, 1: all of it (a line
+ * whose waits outgrow the time people give up in was told 6-7% short).
+ */
+static double
+eta_young(const struct queue_facts *f, long long position)
+{
+	double span = 2.0 * (double)f->ab_ms, head, from, a, b;
+	long long ahead = position - 1;
+
+	if (f->ab_n < ETA_AGED_MIN || f->ab_ms <= 0 || f->head_at <= 0 ||
+	    ahead <= 0)
+		return 1;
+	head = f->now_ms > f->head_at ? (double)(f->now_ms - f->head_at) : 0;
+	from = f->line > ahead ? head * (1 - (double)ahead / f->line) : 0;
+	a = from < span ? from : span;
+	b = head < span ? head : span;
+	if (head <= from)
+		return 1 - a / span;
+	/* the mean of 1 - age / span over [from, head], 0 past span */
+	return ((b - a) - (b * b - a * a) / (2 * span)) / (head - from);
+}
+
+/* keep, the share of leavers admitted, as it applies to the places ahead
+ * of position: only the part of the abandonment still to come. */
+static double
+eta_keep_ahead(const struct queue_facts *f, long long position, double keep)
+{
+	return 1 - (1 - keep) * eta_young(f, position);
 }
 
 /*
@@ -214,7 +259,7 @@ eta_keep(const struct queue_facts *f)
 static long long
 eta_known(const struct queue_facts *f, long long position)
 {
-	double keep = eta_keep(f), ms;
+	double keep = eta_keep_ahead(f, position, eta_keep(f)), ms;
 	double pe = (double)position * keep;
 	long long p = (long long)(pe + 1 - 1e-6);	/* to the whole
 						 * above, within a millionth */
@@ -257,6 +302,22 @@ eta_turnover(const struct queue_facts *f, long long position)
 	return ceil_div(position * f->active_ttl, f->max_active);
 }
 
+/*
+ * The places a rate queue's line moves every interval: batch / keep, the
+ * share of leavers admitted that its speed (the facts' rate) says,
+ * applied to the places ahead as eta_keep_ahead does; the rate as it is
+ * when it is below batch (a queue whose admissions fall short).
+ */
+static double
+eta_rate_per(const struct queue_facts *f, long long position)
+{
+	double per = f->rate * (double)f->interval, b = (double)f->batch;
+
+	if (per <= b)
+		return b;
+	return b / eta_keep_ahead(f, position, b / per);
+}
+
 static long long
 eta_max(long long a, long long b)
 {
@@ -282,8 +343,7 @@ eta_seconds(const struct queue_facts *f, long long position)
 	}
 	if (!rate_cap)
 		return -1;
-	eta = eta_rate(f, position, f->rate * (double)f->interval >
-	    (double)f->batch ? f->rate * (double)f->interval : (double)f->batch);
+	eta = eta_rate(f, position, eta_rate_per(f, position));
 	if (f->max_active > 0 && f->active_ttl > 0)
 		eta = eta_max(eta, eta_turnover(f, position));
 	return eta;

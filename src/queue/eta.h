@@ -40,6 +40,13 @@ struct queue_facts {
 	long long ended_ms;	/* the time all ended sessions were inside */
 	long long leavers;	/* the line's leavers so far, admitted and
 				 * abandoned: what keep rests on */
+	long long head_at;	/* unix ms the line's first joined (about:
+				 * the last admitted's join mark); 0: unknown */
+	long long ab_ms;	/* the mean age at which abandoners left the
+				 * line, ms, of ab_n of them (tick.lua's sweep) */
+	long long ab_n;
+	long long line;		/* the line's length, when the reply said
+				 * it; 0: every place ahead as a joiner's */
 };
 
 /*

@@ -130,5 +130,8 @@ held_fill(const struct held *h, const char *queue, struct standing *st)
 	st->q.band_own = read.q.band_own;
 	st->q.band_p10 = read.q.band_p10, st->q.band_p90 = read.q.band_p90;
 	st->q.band_n = read.q.band_n;
+	/* and the line's ages (eta.h) */
+	st->q.head_at = read.q.head_at, st->q.line = read.q.line;
+	st->q.ab_ms = read.q.ab_ms, st->q.ab_n = read.q.ab_n;
 	return 0;
 }

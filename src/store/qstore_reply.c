@@ -118,6 +118,9 @@ facts_eta(const redisReply *r, size_t at, struct queue_facts *q)
 	    qreply_num(r, at + ETA_FACTS_EARLY, &q->early) == -1 ||
 	    qreply_num(r, at + ETA_FACTS_ENDED_MS, &q->ended_ms) == -1 ||
 	    qreply_num(r, at + ETA_FACTS_LEAVERS, &q->leavers) == -1 ||
+	    qreply_num(r, at + ETA_FACTS_HEAD_AT, &q->head_at) == -1 ||
+	    qreply_num(r, at + ETA_FACTS_AB_MS, &q->ab_ms) == -1 ||
+	    qreply_num(r, at + ETA_FACTS_AB_N, &q->ab_n) == -1 ||
 	    eta_ends_parse(q, ends) == -1 || eta_band_parse(q, band) == -1)
 		return -1;
 	q->keep = strtod(keep, NULL);
@@ -176,6 +179,7 @@ qreply_standing(const redisReply *r, enum result *res, struct standing *s)
 		return rc;
 	if (r->elements < FACTS_FIELDS)
 		return -1;
+	s->q.line = s->waiting;
 	return facts_queue(r, FACTS_NOW_MS, s) == -1 ||
 	    facts_eta(r, FACTS_KEEP, &s->q) == -1 ? -1 : 0;
 }
@@ -202,9 +206,13 @@ join_head_short(const redisReply *r, struct standing *s)
 	    qreply_num(r, JOIN_SHORT_LAST_TICK_MS, &s->q.last_tick_ms) == -1 ||
 	    field_text(r, JOIN_SHORT_STATE, state, sizeof state) == -1 ||
 	    field_text(r, JOIN_SHORT_BAND, band, sizeof band) == -1 ||
-	    eta_band_parse(&s->q, band) == -1)
+	    eta_band_parse(&s->q, band) == -1 ||
+	    qreply_num(r, JOIN_SHORT_HEAD_AT, &s->q.head_at) == -1 ||
+	    qreply_num(r, JOIN_SHORT_AB_MS, &s->q.ab_ms) == -1 ||
+	    qreply_num(r, JOIN_SHORT_AB_N, &s->q.ab_n) == -1)
 		return -1;
 	s->q.state = state_of(state);
+	s->q.line = s->waiting;
 	return JOIN_HEAD_HELD;
 }
 
@@ -227,6 +235,7 @@ qreply_join_head(const redisReply *r, struct standing *s,
 	    facts_eta(r, JOIN_HEAD_KEEP, &s->q) == -1 ||
 	    join_head_held(r, hh) == -1)
 		return -1;
+	s->q.line = s->waiting;
 	return JOIN_HEAD_FULL;
 }
 

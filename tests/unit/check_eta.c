@@ -172,6 +172,41 @@ START_TEST(test_rate_abandonment)
 }
 END_TEST
 
+/*
+ * Abandonment counted by age: abandoners left at 10 s on average, so at
+ * ages up to 20 s. A joiner's 22 places ahead joined over the last 40 s
+ * (the line's first 40 s ago): of their ages, the mean share still to
+ * abandon is (20 - 20^2 / 80) / 40 = a quarter, so of the half of the
+ * leavers that abandoned (rate 2: batch 10 every 10 s, keep 0.5) an
+ * eighth of the places ahead will still leave: 10 / 0.875 = 11.43 places
+ * an interval, not 20.
+ */
+START_TEST(test_rate_abandonment_by_age)
+{
+	struct queue_facts f = rate(0);
+
+	f.rate = 2.0;
+	ck_assert_int_eq(eta_seconds(&f, 23), 20);	/* without ages */
+	f.ab_ms = 10000, f.ab_n = 5, f.head_at = f.now_ms - 40000;
+	ck_assert_int_eq(eta_seconds(&f, 23), 30);	/* 23 / 11.43 */
+	ck_assert_int_eq(eta_seconds(&f, 22), 20);
+	f.ab_n = 4;		/* too few ages yet: as before */
+	ck_assert_int_eq(eta_seconds(&f, 23), 20);
+	f.ab_n = 5, f.head_at = 0;	/* the line's first unknown */
+	ck_assert_int_eq(eta_seconds(&f, 23), 20);
+	/* a waiter 20th of 100, the line's first in for 60 s: the 19 ahead
+	 * are 48.6 s to 60 s in line, past every abandoner's age */
+	f.head_at = f.now_ms - 60000, f.line = 100;
+	ck_assert_int_eq(eta_seconds(&f, 20), 20);
+	ck_assert_int_eq(eta_seconds(&f, 21), 30);
+	/* the same line read as a joiner's: ages 0 to 60 s, of which a
+	 * sixth is still to abandon on average (10 / 60) */
+	f.line = 0;
+	ck_assert_int_eq(eta_seconds(&f, 21), 20);	/* 21 / 10.91 */
+	ck_assert_int_eq(eta_seconds(&f, 22), 30);
+}
+END_TEST
+
 /* The range: bench/eta's p10 to p90 around the estimate, per mode. */
 START_TEST(test_range)
 {
@@ -256,6 +291,22 @@ START_TEST(test_capacity_abandonment)
 	ck_assert_int_eq(eta_seconds(&f, 4), 5);
 	ck_assert_int_eq(eta_seconds(&f, 3), 5);	/* 1.5 places: 2 */
 	ck_assert_int_eq(eta_seconds(&f, 16), 19);
+}
+END_TEST
+
+/* The same in a capacity room: with every place ahead past the
+ * abandoners' ages (10 s at most), none of them leaves; a joiner's line
+ * of 40 s whose abandoners left at 10 s on average: a quarter of the
+ * half still leaves, 14 of 16 are admitted. */
+START_TEST(test_capacity_abandonment_by_age)
+{
+	struct queue_facts f = known();
+
+	f.keep = 0.5, f.ab_ms = 5000, f.ab_n = 5;
+	f.head_at = f.now_ms - 60000, f.line = 20;
+	ck_assert_int_eq(eta_seconds(&f, 16), 39);	/* as keep 1 */
+	f.ab_ms = 10000, f.head_at = f.now_ms - 40000, f.line = 0;
+	ck_assert_int_eq(eta_seconds(&f, 16), 35);
 }
 END_TEST
 
@@ -445,10 +496,12 @@ main(void)
 	tcase_add_test(tc, test_capacity_no_rate);
 	tcase_add_test(tc, test_both_caps);
 	tcase_add_test(tc, test_rate_abandonment);
+	tcase_add_test(tc, test_rate_abandonment_by_age);
 	tcase_add_test(tc, test_range);
 	tcase_add_test(tc, test_capacity_known_ends);
 	tcase_add_test(tc, test_capacity_free_slot);
 	tcase_add_test(tc, test_capacity_abandonment);
+	tcase_add_test(tc, test_capacity_abandonment_by_age);
 	tcase_add_test(tc, test_capacity_early_ends);
 	tcase_add_test(tc, test_capacity_priors);
 	tcase_add_test(tc, test_capacity_ends_sampled);

@@ -77,10 +77,15 @@ START_TEST(test_held_after_head_and_tick)
 	ck_assert_int_eq(hs.closes_at_ms, 123456);
 	held_send(h, "other", &hs);
 	ck_assert_str_eq(hs.ver, "");
-	/* a short head: its own line, clock, tick and state; the rest held */
+	/* a short head: its own line, clock, tick, state and the line's
+	 * ages; the rest held */
 	got.waiting = 40, got.q.now_ms = 5000, got.q.last_tick_ms = 4000;
 	got.q.state = STATE_PAUSED;
+	got.q.head_at = 1000, got.q.line = 40;
+	got.q.ab_ms = 700, got.q.ab_n = 6;
 	ck_assert_int_eq(held_fill(h, "q", &got), 0);
+	ck_assert(got.q.head_at == 1000 && got.q.line == 40);
+	ck_assert(got.q.ab_ms == 700 && got.q.ab_n == 6);
 	ck_assert_int_eq(got.waiting, 40);
 	ck_assert_int_eq(got.q.now_ms, 5000);
 	ck_assert_int_eq(got.q.last_tick_ms, 4000);

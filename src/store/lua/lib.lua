@@ -218,10 +218,23 @@ local function sessions_ended(k, ms, c)
 end
 
 -- What the line's speed and the ETA read of the stats hash, in one call:
--- { rate, sess, admitted, abandoned, eta_band, sess_early, sess_ms_sum }.
+-- { rate, sess, admitted, abandoned, eta_band, sess_early, sess_ms_sum,
+--   head_at, ab_ms_sum, ab_aged } (the last three: admit()'s, the
+--   line's first's join, and tick.lua's sweep's, the abandoners' ages).
 local function line_stats()
   return redis.call('HMGET', K_stats, 'rate', 'sess', 'admitted',
-    'abandoned', 'eta_band', 'sess_early', 'sess_ms_sum')
+    'abandoned', 'eta_band', 'sess_early', 'sess_ms_sum', 'head_at',
+    'ab_ms_sum', 'ab_aged')
+end
+
+-- The abandoners' ages of line_stats() st: their mean (ms) and how many
+-- it rests on; 0, 0 when none is known.
+local function line_ages(st)
+  local sum, n = tonumber(st[9]) or 0, tonumber(st[10]) or 0
+  if n <= 0 then
+    return 0, 0
+  end
+  return math.floor(sum / n), n
 end
 
 -- The share of the line's leavers admitted (the rest abandoned), from
@@ -291,17 +304,21 @@ end
 
 -- The part of facts() the ETA reads beyond the configuration (eta.c's
 -- struct queue_facts): { keep, active, ends, last_end, band, early,
--- ended_ms, leavers }: the share of leavers admitted (line_keep), the
--- sessions inside (session_ends), the queue's own band, 'p10 p90 n'
--- ('eta_band', room_report.lua's; '' until written), of the sessions that
--- ended, how many ended early and how long all were inside (ms;
--- sessions_ended), and the line's leavers so far (admitted and
--- abandoned: how much keep weighs against eta.c's prior).
+-- ended_ms, leavers, head_at, ab_ms, ab_n }: the share of leavers
+-- admitted (line_keep), the sessions inside (session_ends), the queue's
+-- own band, 'p10 p90 n' ('eta_band', room_report.lua's; '' until
+-- written), of the sessions that ended, how many ended early and how
+-- long all were inside (ms; sessions_ended), the line's leavers so far
+-- (admitted and abandoned: how much keep weighs against eta.c's prior),
+-- when the line's first joined (unix ms, 0: unknown) and the abandoners'
+-- mean age of ab_n (line_ages).
 local function eta_facts(c, now, st, wants)
   local active, ends, last = session_ends(c, now, wants)
+  local ab_ms, ab_n = line_ages(st)
   return string.format('%.4f', line_keep(st)), active, ends, last,
     st[5] or '', st[6] or '0', st[7] or '0',
-    (tonumber(st[3]) or 0) + (tonumber(st[4]) or 0)
+    (tonumber(st[3]) or 0) + (tonumber(st[4]) or 0), st[8] or '0', ab_ms,
+    ab_n
 end
 
 -- The reply every status-like script shares (scripts.def's FACTS, read
@@ -310,7 +327,7 @@ end
 -- { result, token, status, n, waiting, now_ms, last_tick_ms, rate,
 --   mode, state, batch, interval, max_active, active_ttl, redirect,
 --   opens_at, prequeue_from, entrants, waiting_ttl, keep, active, ends,
---   last_end, band, early, ended_ms, leavers }
+--   last_end, band, early, ended_ms, leavers, head_at, ab_ms, ab_n }
 -- n is the 0-based rank when waiting, the expiry in ms when active, the
 -- entrants when 'prequeue', and the number of active sessions for a queue
 -- summary. waiting, when the caller knows it, saves counting the line
@@ -322,14 +339,16 @@ local function facts(result, token, status, n, now, c, waiting)
   local tick = redis.call('GET', K_tick) or '0'
   local st = line_stats()
   local rate = line_speed(c, st)
-  local keep, active, ends, last, band, early, ended, leavers = eta_facts(c,
-    now, st, status ~= 'active' and status ~= 'prequeue')
+  local keep, active, ends, last, band, early, ended, leavers, head,
+    ab_ms, ab_n = eta_facts(c, now, st,
+    status ~= 'active' and status ~= 'prequeue')
   waiting = waiting or redis.call('ZCARD', K_waiting)
   return { result, token, status, n, waiting, now,
     tonumber(tick), rate, c.mode, state_at(c, now), c.batch, c.interval,
     c.max_active, c.active_ttl, c.redirect or '', c.opens_at / 1000,
     c.prequeue_from / 1000, c.opens_at > 0 and undrawn() or 0,
-    c.waiting_ttl, keep, active, ends, last, band, early, ended, leavers }
+    c.waiting_ttl, keep, active, ends, last, band, early, ended, leavers,
+    head, ab_ms, ab_n }
 end
 
 -- Where token stands: 'waiting' and its rank (and it is marked seen),
@@ -686,16 +705,19 @@ end
 -- the tokens in the order they were admitted, and the first and the last
 -- one's score in the line (their tickets; nil when none moved), and,
 -- given the join marks (joins), the first and the last one's wait (ms),
--- counted in the histograms (count_waits).
+-- counted in the histograms (count_waits); the stats hash's 'head_at'
+-- follows the line's first.
 local function admit(n, now, c, channel, joins)
   if n <= 0 then
     return 0, {}
   end
   local popped = redis.call('ZPOPMIN', K_waiting, n)
-  if #popped > 0 and redis.call('ZCARD', K_waiting) == 0 then
+  local empty = #popped > 0 and redis.call('ZCARD', K_waiting) == 0
+  if empty then
     -- an empty line has no parts: its bitmaps of who left start afresh
-    -- (every later ticket is above every bit in them)
+    -- (every later ticket is above every bit in them), and no first
     redis.call('DEL', K_line, K_places)
+    redis.call('HDEL', K_stats, 'head_at')
   end
   local expiry = now + tonumber(c.active_ttl) * 1000
   local tokens = {}
@@ -713,6 +735,12 @@ local function admit(n, now, c, channel, joins)
   if joins and #tokens > 0 then
     local count_waits = report_fns()
     wfirst, wlast = count_waits(joins, popped, now, c)
+    -- when the line's first joined, about: the last admitted's join
+    -- mark's time (the first joined then or later), the age of its
+    -- oldest place for the ETA (eta.c's eta_young)
+    if wlast and not empty then
+      redis.call('HSET', K_stats, 'head_at', ms_text(now - wlast))
+    end
   end
   return #tokens, tokens, tonumber(popped[2]), tonumber(popped[#popped]),
     wfirst, wlast

@@ -251,8 +251,31 @@ if now - was_full >= ttl then
   quiet = quiet_waiters(redis.call('ZRANGEBYSCORE', K_seen, '-inf',
     now - ttl, 'LIMIT', 0, cap), cap)
 end
+-- The ages at which the quiet leave the line (now less their join mark's
+-- time: the mark made after their ticket), the first AGED_MAX of them,
+-- added up in the stats hash's 'ab_ms_sum' and counted in 'ab_aged': the
+-- ETA counts the places ahead of a waiter by age (eta.c's eta_young).
+local AGED_MAX = 16
+local function count_ages(scores)
+  local sum, n = 0, 0
+  for i = 1, math.min(#scores, AGED_MAX) do
+    local score = tonumber(scores[i])
+    local mark = score and score >= 0 and redis.call('ZRANGEBYSCORE',
+      K_joins, score, '+inf', 'LIMIT', 0, 1)[1]
+    local at = tonumber(string.match(mark or '', '^(%d+)'))
+    if at and at <= now then
+      sum, n = sum + (now - at), n + 1
+    end
+  end
+  if n > 0 then
+    redis.call('HINCRBY', K_stats, 'ab_ms_sum', ms_text(sum))
+    redis.call('HINCRBY', K_stats, 'ab_aged', n)
+  end
+end
 if #quiet > 0 then
-  line_gone(redis.call('ZMSCORE', K_waiting, unpack(quiet)), 1, 1)
+  local scores = redis.call('ZMSCORE', K_waiting, unpack(quiet))
+  line_gone(scores, 1, 1)
+  count_ages(scores)
   redis.call('ZREM', K_waiting, unpack(quiet))
   redis.call('ZREM', K_seen, unpack(quiet))
   redis.call('HINCRBY', K_stats, 'abandoned', #quiet)
