@@ -406,6 +406,30 @@ eta_band_parse(struct queue_facts *f, const char *text)
 }
 
 int
+eta_ages_parse(struct queue_facts *f, const char *text)
+{
+	long long v[3];
+	const char *at = text;
+	char *end;
+
+	f->head_at = f->ab_ms = f->ab_n = 0;
+	if (text[0] == '\0')
+		return 0;
+	for (int i = 0; i < 3; i++) {
+		if (*at < '0' || *at > '9')
+			return -1;
+		v[i] = strtoll(at, &end, 10);
+		if (*end != (i < 2 ? ' ' : '\0') || v[i] < 0)
+			return -1;
+		at = end + 1;
+	}
+	f->head_at = v[0];
+	f->ab_n = v[2];
+	f->ab_ms = v[2] > 0 ? v[1] / v[2] : 0;
+	return 0;
+}
+
+int
 eta_ends_parse(struct queue_facts *f, const char *text)
 {
 	const char *at = text;

@@ -57,6 +57,15 @@ struct queue_facts {
 int eta_band_parse(struct queue_facts *f, const char *text);
 
 /*
+ * The line's ages from its facts' ages field ("head_at sum n": when the
+ * line's first joined, unix ms, and the ages at which n abandoners left
+ * it, added up, ms) into f's head_at, ab_ms (their mean) and ab_n;
+ * zeros when the text is empty. 0, -1 when it is not empty and not
+ * three whole numbers.
+ */
+int eta_ages_parse(struct queue_facts *f, const char *text);
+
+/*
  * The ends field (unix ms, a string of words) into f->ends as ms after
  * f->now_ms (none before it), at most ETA_ENDS_MAX of them, soonest
  * first. 0, or -1 when a word is not a number or they are not in order.

@@ -107,7 +107,7 @@ facts_queue(const redisReply *r, size_t at, struct standing *s)
 static int
 facts_eta(const redisReply *r, size_t at, struct queue_facts *q)
 {
-	char keep[32], ends[ETA_ENDS_MAX * 16], band[64];
+	char keep[32], ends[ETA_ENDS_MAX * 16], band[64], ages[80];
 
 	if (r->elements < at + ETA_FACTS_FIELDS ||
 	    field_text(r, at + ETA_FACTS_KEEP, keep, sizeof keep) == -1 ||
@@ -118,10 +118,9 @@ facts_eta(const redisReply *r, size_t at, struct queue_facts *q)
 	    qreply_num(r, at + ETA_FACTS_EARLY, &q->early) == -1 ||
 	    qreply_num(r, at + ETA_FACTS_ENDED_MS, &q->ended_ms) == -1 ||
 	    qreply_num(r, at + ETA_FACTS_LEAVERS, &q->leavers) == -1 ||
-	    qreply_num(r, at + ETA_FACTS_HEAD_AT, &q->head_at) == -1 ||
-	    qreply_num(r, at + ETA_FACTS_AB_MS, &q->ab_ms) == -1 ||
-	    qreply_num(r, at + ETA_FACTS_AB_N, &q->ab_n) == -1 ||
-	    eta_ends_parse(q, ends) == -1 || eta_band_parse(q, band) == -1)
+	    field_text(r, at + ETA_FACTS_AGES, ages, sizeof ages) == -1 ||
+	    eta_ends_parse(q, ends) == -1 || eta_band_parse(q, band) == -1 ||
+	    eta_ages_parse(q, ages) == -1)
 		return -1;
 	q->keep = strtod(keep, NULL);
 	if (q->last_end > 0)		/* unix ms, as the ends */
@@ -198,7 +197,7 @@ join_head_held(const redisReply *r, struct held_head *hh)
 static int
 join_head_short(const redisReply *r, struct standing *s)
 {
-	char state[16], band[64];
+	char state[16], band[64], ages[80];
 
 	if (qreply_num(r, JOIN_SHORT_WAITING, &s->waiting) == -1 ||
 	    s->waiting < 0 ||
@@ -207,9 +206,8 @@ join_head_short(const redisReply *r, struct standing *s)
 	    field_text(r, JOIN_SHORT_STATE, state, sizeof state) == -1 ||
 	    field_text(r, JOIN_SHORT_BAND, band, sizeof band) == -1 ||
 	    eta_band_parse(&s->q, band) == -1 ||
-	    qreply_num(r, JOIN_SHORT_HEAD_AT, &s->q.head_at) == -1 ||
-	    qreply_num(r, JOIN_SHORT_AB_MS, &s->q.ab_ms) == -1 ||
-	    qreply_num(r, JOIN_SHORT_AB_N, &s->q.ab_n) == -1)
+	    field_text(r, JOIN_SHORT_AGES, ages, sizeof ages) == -1 ||
+	    eta_ages_parse(&s->q, ages) == -1)
 		return -1;
 	s->q.state = state_of(state);
 	s->q.line = s->waiting;

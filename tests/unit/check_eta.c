@@ -443,6 +443,32 @@ START_TEST(test_range_own)
 }
 END_TEST
 
+/* The ages field: 'head_at sum n', the mean age sum / n; '' none. */
+START_TEST(test_ages_parse)
+{
+	struct queue_facts f = rate(0);
+	const char *bad[] = {
+		"1 2", "1 2 3 4", "x 2 3", "1 -2 3", "1  2 3", " 1 2 3",
+		"1 2 3 ", "1 2 3x", "-1 2 3",
+	};
+
+	ck_assert_int_eq(eta_ages_parse(&f, "1795781210697 48000 6"), 0);
+	ck_assert(f.head_at == 1795781210697LL);
+	ck_assert_int_eq(f.ab_ms, 8000);
+	ck_assert_int_eq(f.ab_n, 6);
+	ck_assert_int_eq(eta_ages_parse(&f, "0 0 0"), 0);
+	ck_assert(f.head_at == 0 && f.ab_ms == 0 && f.ab_n == 0);
+	ck_assert_int_eq(eta_ages_parse(&f, "5 7 0"), 0);
+	ck_assert_int_eq(f.ab_ms, 0);
+	ck_assert_int_eq(eta_ages_parse(&f, "1795781210697 48000 6"), 0);
+	ck_assert_int_eq(eta_ages_parse(&f, ""), 0);	/* never written */
+	ck_assert(f.head_at == 0 && f.ab_n == 0);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(eta_ages_parse(&f, bad[i]) == -1, "'%s' was read",
+		    bad[i]);
+}
+END_TEST
+
 START_TEST(test_ends_parse)
 {
 	struct queue_facts f = { 0 };
@@ -507,6 +533,7 @@ main(void)
 	tcase_add_test(tc, test_capacity_ends_sampled);
 	tcase_add_test(tc, test_capacity_no_ends);
 	tcase_add_test(tc, test_range_own);
+	tcase_add_test(tc, test_ages_parse);
 	tcase_add_test(tc, test_ends_parse);
 	tcase_add_test(tc, test_passthrough);
 	suite_add_tcase(s, tc);

@@ -90,12 +90,11 @@ reset(void)
  * inside ending in 1.2, 4.5 and 9 s (unix ms; HEAD_PART's now is ...123),
  * no band; 2 of the sessions ended early, all of them inside for 60 s;
  * 40 leavers; the line's first joined 30 s ago; 6 abandoners left at 8 s
- * on average. */
+ * on average (48 s in all). */
 #define ETA_PART \
 	str("0.9000"), num(3), \
 	str("1700000001323 1700000004623 1700000009123"), num(0), str(""), \
-	str("2"), str("60000"), num(40), str("1699999970123"), num(8000), \
-	num(6)
+	str("2"), str("60000"), num(40), str("1699999970123 48000 6")
 
 /* admin_show's wait: 16 buckets (HMGET: nil or text) and the sum. */
 static redisReply *
@@ -112,7 +111,7 @@ START_TEST(test_whole)
 	enum result res;
 
 	reset();
-	ck_assert_int_eq(qreply_standing(arr(30, str("ok"), str("t-1"),
+	ck_assert_int_eq(qreply_standing(arr(28, str("ok"), str("t-1"),
 	    str("waiting"), num(41), num(100), HEAD_PART, ETA_PART), &res,
 	    &f), 0);
 	ck_assert_int_eq(res, RESULT_OK);
@@ -156,7 +155,7 @@ START_TEST(test_head_and_entries)
 	long long line;
 
 	reset();
-	ck_assert_int_eq(qreply_join_head(arr(29, num(6), HEAD_PART,
+	ck_assert_int_eq(qreply_join_head(arr(27, num(6), HEAD_PART,
 	    HELD_PART, ETA_PART), &head, &hh), JOIN_HEAD_FULL);
 	ck_assert_int_eq(head.q.nends, 3);
 	ck_assert_int_eq(head.waiting, 6);
@@ -244,10 +243,9 @@ START_TEST(test_short_head)
 	struct held_head hh;
 
 	reset();
-	ck_assert_int_eq(qreply_join_head(arr(8, num(6), num(1700000000123),
+	ck_assert_int_eq(qreply_join_head(arr(6, num(6), num(1700000000123),
 	    num(1700000000000), str("closed"), str("-50 120 80"),
-	    str("1699999970123"), num(8000), num(6)), &head, &hh),
-	    JOIN_HEAD_HELD);
+	    str("1699999970123 48000 6")), &head, &hh), JOIN_HEAD_HELD);
 	ck_assert(head.q.head_at == 1699999970123LL);
 	ck_assert_int_eq(head.q.ab_ms, 8000);
 	ck_assert_int_eq(head.q.ab_n, 6);
@@ -274,42 +272,42 @@ START_TEST(test_bad_heads)
 	ck_assert_int_eq(qreply_join_head(arr(0), &head, &hh),
 	    JOIN_HEAD_NO_QUEUE);
 	ck_assert_int_eq(head.q.now_ms, 0);
-	ck_assert_int_eq(qreply_join_head(arr(28, HEAD_PART, HELD_PART, ETA_PART),
+	ck_assert_int_eq(qreply_join_head(arr(26, HEAD_PART, HELD_PART, ETA_PART),
 	    &head, &hh), -1);			/* no line length */
-	ck_assert_int_eq(qreply_join_head(arr(29, str("x"), HEAD_PART,
+	ck_assert_int_eq(qreply_join_head(arr(27, str("x"), HEAD_PART,
 	    HELD_PART, ETA_PART), &head, &hh), -1);	/* line not a number */
-	ck_assert_int_eq(qreply_join_head(arr(29, num(-1), HEAD_PART,
+	ck_assert_int_eq(qreply_join_head(arr(27, num(-1), HEAD_PART,
 	    HELD_PART, ETA_PART), &head, &hh), -1);
 	ck_assert_int_eq(qreply_join_head(arr(15, num(6), HEAD_PART),
 	    &head, &hh), -1);			/* nothing of what to hold */
 	reset();
-	ck_assert_int_eq(qreply_join_head(arr(29, num(0), num(1), num(2),
+	ck_assert_int_eq(qreply_join_head(arr(27, num(0), num(1), num(2),
 	    str("1"), str("rate"), str("open"), str("x"), str("1"), str("0"),
 	    str("300"), str(""), num(0), num(0), num(0), str("120"),
 	    HELD_PART, ETA_PART), &head,
 	    &hh), -1);	/* batch not a number */
-	ck_assert_int_eq(qreply_join_head(arr(29, num(6), HEAD_PART, str(""),
+	ck_assert_int_eq(qreply_join_head(arr(27, num(6), HEAD_PART, str(""),
 	    str("x"), str("0"), ETA_PART), &head, &hh), -1);	/* max_waiting */
 	reset();
 	/* ends out of order */
-	ck_assert_int_eq(qreply_join_head(arr(29, num(6), HEAD_PART,
+	ck_assert_int_eq(qreply_join_head(arr(27, num(6), HEAD_PART,
 	    HELD_PART, str("1"), num(3), str("4500 1200"), num(0), str(""),
-	    num(0), num(0), num(0), num(0), num(0), num(0)), &head, &hh), -1);
+	    num(0), num(0), num(0), str("")), &head, &hh), -1);
 	/* an end not a number */
-	ck_assert_int_eq(qreply_join_head(arr(29, num(6), HEAD_PART,
+	ck_assert_int_eq(qreply_join_head(arr(27, num(6), HEAD_PART,
 	    HELD_PART, str("1"), num(3), str("1200 x"), num(0), str(""),
-	    num(0), num(0), num(0), num(0), num(0), num(0)), &head, &hh), -1);
+	    num(0), num(0), num(0), str("")), &head, &hh), -1);
 	/* a band without its n */
-	ck_assert_int_eq(qreply_join_head(arr(29, num(6), HEAD_PART,
+	ck_assert_int_eq(qreply_join_head(arr(27, num(6), HEAD_PART,
 	    HELD_PART, str("1"), num(3), str(""), num(0), str("-50 120"),
-	    num(0), num(0), num(0), num(0), num(0), num(0)), &head, &hh), -1);
+	    num(0), num(0), num(0), str("")), &head, &hh), -1);
 	reset();
-	ck_assert_int_eq(qreply_join_head(arr(8, num(6), num(1), num(2),
-	    num(3), str(""), num(0), num(0), num(0)), &head, &hh), -1);
+	ck_assert_int_eq(qreply_join_head(arr(6, num(6), num(1), num(2),
+	    num(3), str(""), str("")), &head, &hh), -1);
 							/* short, state not text */
-	ck_assert_int_eq(qreply_join_head(arr(8, num(6), num(1), num(2),
-	    str("open"), str(""), str("x"), num(0), num(0)), &head, &hh),
-	    -1);					/* head_at not a number */
+	ck_assert_int_eq(qreply_join_head(arr(6, num(6), num(1), num(2),
+	    str("open"), str(""), str("1 2")), &head, &hh), -1);
+							/* ages, two numbers */
 	ck_assert_int_eq(qreply_join_head(arr(3, num(6), num(1), num(2)),
 	    &head, &hh), -1);
 	ck_assert_int_eq(qreply_join_head(str("x"), &head, &hh), -1);
@@ -367,7 +365,7 @@ START_TEST(test_ranks)
 	long long v[3], l[3];
 
 	reset();
-	ck_assert_int_eq(qreply_ranks(arr(33, FACTS_OF_BATCH, str("wag"),
+	ck_assert_int_eq(qreply_ranks(arr(31, FACTS_OF_BATCH, str("wag"),
 	    arr(3, num(4), num(1795460399000), num(0)),
 	    arr(3, num(-7), num(0), num(0))), 3, &s, &kinds, v, l), 0);
 	ck_assert_int_eq(s.waiting, 9);
@@ -378,18 +376,18 @@ START_TEST(test_ranks)
 	ck_assert_int_eq(v[1], 1795460399000LL);
 	ck_assert_int_eq(l[0], -7);
 	reset();		/* one token fewer than sent */
-	ck_assert_int_eq(qreply_ranks(arr(33, FACTS_OF_BATCH, str("wa"),
+	ck_assert_int_eq(qreply_ranks(arr(31, FACTS_OF_BATCH, str("wa"),
 	    arr(2, num(4), num(1)), arr(2, num(1), num(0))), 3, &s, &kinds,
 	    v, l), -1);
 	reset();		/* a field more than lib.lua's */
-	ck_assert_int_eq(qreply_ranks(arr(34, FACTS_OF_BATCH, str("x"),
+	ck_assert_int_eq(qreply_ranks(arr(30, FACTS_OF_BATCH, str("x"),
 	    str("w"), arr(1, num(4)), arr(1, num(4))), 1, &s, &kinds, v, l),
 	    -1);
 	reset();
-	ck_assert_int_eq(qreply_ranks(arr(33, FACTS_OF_BATCH, str("w"),
+	ck_assert_int_eq(qreply_ranks(arr(31, FACTS_OF_BATCH, str("w"),
 	    arr(1, str("4")), arr(1, num(4))), 1, &s, &kinds, v, l), -1);
 	reset();		/* no lines */
-	ck_assert_int_eq(qreply_ranks(arr(32, FACTS_OF_BATCH, str("w"),
+	ck_assert_int_eq(qreply_ranks(arr(30, FACTS_OF_BATCH, str("w"),
 	    arr(1, num(4))), 1, &s, &kinds, v, l), -1);
 }
 END_TEST
@@ -539,11 +537,10 @@ START_TEST(test_room)
 	facts = arr(9, str("rate"), str("open"), num(10), num(2), num(0),
 	    num(300), num(0), num(0), num(0));
 	/* keep, active, ends (unix ms), last_end, band, early, ended_ms,
-	 * leavers, head_at, ab_ms, ab_n: lib.lua's eta_facts() */
-	eta = arr(11, str("0.9000"), num(3),
+	 * leavers, ages: lib.lua's eta_facts() */
+	eta = arr(9, str("0.9000"), num(3),
 	    str("1795781212697 1795781215697"), num(1795781290697),
-	    str("-80 120 60"), num(1), num(5000), num(40), num(0), num(0),
-	    num(0));
+	    str("-80 120 60"), num(1), num(5000), num(40), str(""));
 	r = arr(4, num(1795781210697),
 	    arr(1, arr(3, str("web1:41"), str("{\"id\":\"web1:41\"}"),
 	    str("1795781210300"))),

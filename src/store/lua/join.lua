@@ -58,13 +58,13 @@
 --   { waiting, now_ms, last_tick_ms, rate, mode, state, batch, interval,
 --     max_active, active_ttl, redirect, opens_at, prequeue_from,
 --     entrants, waiting_ttl, held_ver, max_waiting, closes_at_ms, keep,
---     active, ends, last_end, band, early, ended_ms, leavers, head_at,
---     ab_ms, ab_n } after reading the whole configuration (held_ver: its
---   version when the daemon may hold its facts, else ''; the last eleven
---   lib.lua's eta_facts()),
---   { waiting, now_ms, last_tick_ms, state, band, head_at, ab_ms, ab_n }
---   with held facts (what of eta_facts() moves with the line), or {}
---   when there is no queue
+--     active, ends, last_end, band, early, ended_ms, leavers, ages }
+--   after reading the whole configuration (held_ver: its version when
+--   the daemon may hold its facts, else ''; the last nine lib.lua's
+--   eta_facts()),
+--   { waiting, now_ms, last_tick_ms, state, band, ages } with held facts
+--   (what of eta_facts() moves with the line), or {} when there is no
+--   queue
 -- and each entry is one string of words (one reply object where an array
 -- took six, which the daemon's Redis client builds and frees one by one):
 --   'new': the join's token took the next place at the end of the line
@@ -342,20 +342,18 @@ end
 -- The head last: the tick and rate as they stand after the batch.
 local tick = tonumber(redis.call('GET', K_tick) or '0')
 if held then
-  local st = line_stats()
-  local ab_ms, ab_n = line_ages(st)
-  out[1] = { waiting0, now, tick, state, st[5] or '', st[8] or '0', ab_ms,
-    ab_n }
+  local st = redis.call('HMGET', K_stats, 'eta_band', 'eta_ages')
+  out[1] = { waiting0, now, tick, state, st[1] or '', st[2] or '' }
   return out
 end
 local holdable = c.mode == 'rate' and c.access ~= 'invite' and
   c.opens_at == 0
 local st = line_stats()
-local keep, active, ends, last, band, early, ended, leavers, head, ab_ms,
-  ab_n = eta_facts(c, now, st)
+local keep, active, ends, last, band, early, ended, leavers, ages =
+  eta_facts(c, now, st)
 out[1] = { waiting0, now, tick, line_speed(c, st), c.mode, state, c.batch,
   c.interval, c.max_active, c.active_ttl, c.redirect or '',
   c.opens_at / 1000, c.prequeue_from / 1000, entrants, c.waiting_ttl,
   holdable and c.ver or '', cap, ms_text(c.closes_at), keep, active, ends,
-  last, band, early, ended, leavers, head, ab_ms, ab_n }
+  last, band, early, ended, leavers, ages }
 return out

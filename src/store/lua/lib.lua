@@ -219,22 +219,23 @@ end
 
 -- What the line's speed and the ETA read of the stats hash, in one call:
 -- { rate, sess, admitted, abandoned, eta_band, sess_early, sess_ms_sum,
---   head_at, ab_ms_sum, ab_aged } (the last three: admit()'s, the
---   line's first's join, and tick.lua's sweep's, the abandoners' ages).
+--   eta_ages }.
 local function line_stats()
   return redis.call('HMGET', K_stats, 'rate', 'sess', 'admitted',
-    'abandoned', 'eta_band', 'sess_early', 'sess_ms_sum', 'head_at',
-    'ab_ms_sum', 'ab_aged')
+    'abandoned', 'eta_band', 'sess_early', 'sess_ms_sum', 'eta_ages')
 end
 
--- The abandoners' ages of line_stats() st: their mean (ms) and how many
--- it rests on; 0, 0 when none is known.
-local function line_ages(st)
-  local sum, n = tonumber(st[9]) or 0, tonumber(st[10]) or 0
-  if n <= 0 then
-    return 0, 0
-  end
-  return math.floor(sum / n), n
+-- The stats hash's 'eta_ages', for eta.c's eta_young: 'head_at sum n',
+-- when the line's first joined (unix ms, 0: unknown; admit() keeps it)
+-- and the ages at which abandoners left the line (ms), added up, and
+-- how many (tick.lua's sweep). One field, as every status reads it.
+-- head: the new head_at (nil: as it was); sum and n: ages to add.
+local function ages_put(head, sum, n)
+  local was = redis.call('HGET', K_stats, 'eta_ages') or ''
+  local h, s, k = string.match(was, '^(%d+) (%d+) (%d+)$')
+  redis.call('HSET', K_stats, 'eta_ages', string.format('%s %s %d',
+    head and ms_text(head) or (h or '0'), ms_text((tonumber(s) or 0) + sum),
+    (tonumber(k) or 0) + n))
 end
 
 -- The share of the line's leavers admitted (the rest abandoned), from
@@ -304,21 +305,18 @@ end
 
 -- The part of facts() the ETA reads beyond the configuration (eta.c's
 -- struct queue_facts): { keep, active, ends, last_end, band, early,
--- ended_ms, leavers, head_at, ab_ms, ab_n }: the share of leavers
--- admitted (line_keep), the sessions inside (session_ends), the queue's
--- own band, 'p10 p90 n' ('eta_band', room_report.lua's; '' until
--- written), of the sessions that ended, how many ended early and how
--- long all were inside (ms; sessions_ended), the line's leavers so far
--- (admitted and abandoned: how much keep weighs against eta.c's prior),
--- when the line's first joined (unix ms, 0: unknown) and the abandoners'
--- mean age of ab_n (line_ages).
+-- ended_ms, leavers, ages }: the share of leavers admitted (line_keep),
+-- the sessions inside (session_ends), the queue's own band, 'p10 p90 n'
+-- ('eta_band', room_report.lua's; '' until written), of the sessions that
+-- ended, how many ended early and how long all were inside (ms;
+-- sessions_ended), the line's leavers so far (admitted and abandoned:
+-- how much keep weighs against eta.c's prior), and 'eta_ages' (ages_put;
+-- '' until written).
 local function eta_facts(c, now, st, wants)
   local active, ends, last = session_ends(c, now, wants)
-  local ab_ms, ab_n = line_ages(st)
   return string.format('%.4f', line_keep(st)), active, ends, last,
     st[5] or '', st[6] or '0', st[7] or '0',
-    (tonumber(st[3]) or 0) + (tonumber(st[4]) or 0), st[8] or '0', ab_ms,
-    ab_n
+    (tonumber(st[3]) or 0) + (tonumber(st[4]) or 0), st[8] or ''
 end
 
 -- The reply every status-like script shares (scripts.def's FACTS, read
@@ -327,7 +325,7 @@ end
 -- { result, token, status, n, waiting, now_ms, last_tick_ms, rate,
 --   mode, state, batch, interval, max_active, active_ttl, redirect,
 --   opens_at, prequeue_from, entrants, waiting_ttl, keep, active, ends,
---   last_end, band, early, ended_ms, leavers, head_at, ab_ms, ab_n }
+--   last_end, band, early, ended_ms, leavers, ages }
 -- n is the 0-based rank when waiting, the expiry in ms when active, the
 -- entrants when 'prequeue', and the number of active sessions for a queue
 -- summary. waiting, when the caller knows it, saves counting the line
@@ -339,16 +337,15 @@ local function facts(result, token, status, n, now, c, waiting)
   local tick = redis.call('GET', K_tick) or '0'
   local st = line_stats()
   local rate = line_speed(c, st)
-  local keep, active, ends, last, band, early, ended, leavers, head,
-    ab_ms, ab_n = eta_facts(c, now, st,
-    status ~= 'active' and status ~= 'prequeue')
+  local keep, active, ends, last, band, early, ended, leavers, ages =
+    eta_facts(c, now, st, status ~= 'active' and status ~= 'prequeue')
   waiting = waiting or redis.call('ZCARD', K_waiting)
   return { result, token, status, n, waiting, now,
     tonumber(tick), rate, c.mode, state_at(c, now), c.batch, c.interval,
     c.max_active, c.active_ttl, c.redirect or '', c.opens_at / 1000,
     c.prequeue_from / 1000, c.opens_at > 0 and undrawn() or 0,
     c.waiting_ttl, keep, active, ends, last, band, early, ended, leavers,
-    head, ab_ms, ab_n }
+    ages }
 end
 
 -- Where token stands: 'waiting' and its rank (and it is marked seen),
@@ -705,8 +702,8 @@ end
 -- the tokens in the order they were admitted, and the first and the last
 -- one's score in the line (their tickets; nil when none moved), and,
 -- given the join marks (joins), the first and the last one's wait (ms),
--- counted in the histograms (count_waits); the stats hash's 'head_at'
--- follows the line's first.
+-- counted in the histograms (count_waits); 'eta_ages' (ages_put) follows
+-- the line's first.
 local function admit(n, now, c, channel, joins)
   if n <= 0 then
     return 0, {}
@@ -717,7 +714,7 @@ local function admit(n, now, c, channel, joins)
     -- an empty line has no parts: its bitmaps of who left start afresh
     -- (every later ticket is above every bit in them), and no first
     redis.call('DEL', K_line, K_places)
-    redis.call('HDEL', K_stats, 'head_at')
+    ages_put(0, 0, 0)
   end
   local expiry = now + tonumber(c.active_ttl) * 1000
   local tokens = {}
@@ -739,7 +736,7 @@ local function admit(n, now, c, channel, joins)
     -- mark's time (the first joined then or later), the age of its
     -- oldest place for the ETA (eta.c's eta_young)
     if wlast and not empty then
-      redis.call('HSET', K_stats, 'head_at', ms_text(now - wlast))
+      ages_put(now - wlast, 0, 0)
     end
   end
   return #tokens, tokens, tonumber(popped[2]), tonumber(popped[#popped]),

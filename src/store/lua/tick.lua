@@ -253,8 +253,8 @@ if now - was_full >= ttl then
 end
 -- The ages at which the quiet leave the line (now less their join mark's
 -- time: the mark made after their ticket), the first AGED_MAX of them,
--- added up in the stats hash's 'ab_ms_sum' and counted in 'ab_aged': the
--- ETA counts the places ahead of a waiter by age (eta.c's eta_young).
+-- added to the stats hash's 'eta_ages' (lib.lua's ages_put): the ETA
+-- counts the places ahead of a waiter by age (eta.c's eta_young).
 local AGED_MAX = 16
 local function count_ages(scores)
   local sum, n = 0, 0
@@ -268,8 +268,7 @@ local function count_ages(scores)
     end
   end
   if n > 0 then
-    redis.call('HINCRBY', K_stats, 'ab_ms_sum', ms_text(sum))
-    redis.call('HINCRBY', K_stats, 'ab_aged', n)
+    ages_put(nil, sum, n)
   end
 end
 if #quiet > 0 then
