@@ -1,22 +1,36 @@
 /* eta.c: what a queue's facts mean to a waiter; pure, clock injected. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "conf.h"
 #include "eta.h"
 
 /*
- * bench/eta's error of eta_seconds at the join, estimate / truth - 1, at
- * p10 and p90 over five seeds (SEEDS="1 2 3 4 5"), per mode, of the
- * visitors a band of a queue's own does not yet cover (a run's first
- * 50: rate -8.5% / +8%, widened to hold 80% of them once rounded to
- * whole seconds): the truth lies between eta / (1 + p90) and eta / (1 +
- * p10). A queue's own band (band_own) takes their place once it has one.
- * bench/README has the runs.
+ * The default band: bench/eta's error of eta_seconds at the join,
+ * estimate / truth - 1, at p10 and p90, per mode: the truth lies between
+ * eta / (1 + p90) and eta / (1 + p10). Rate: the first 50 visitors of a
+ * run (-8.5% / +8%), widened to hold 80% of them once rounded to whole
+ * seconds. Capacity: the band of a wait of one round (a mean session); a
+ * wait of r rounds has it divided by sqrt(r), since the sessions that
+ * end early make each round's length a chance and a wait of several
+ * rounds averages them. One band for all (-12% / +28%) covered 85% of a
+ * room's first 30 s and 95% of a settled one (90 s); ETAs of 5-20 s
+ * erred -20% / +21%, of 40-80 s -5% / +12%. Fitted on seeds 101-120 (30
+ * s) and 6-10 (90 s), 82% and 80% there; bench/README reports 1-5. A
+ * queue's own band (band_own) moves it toward its own.
  */
+#ifndef ETA_RATE_P10
 #define ETA_RATE_P10 (-0.10)
+#endif
+#ifndef ETA_RATE_P90
 #define ETA_RATE_P90 0.10
-#define ETA_CAP_P10 (-0.12)
-#define ETA_CAP_P90 0.28
+#endif
+#ifndef ETA_CAP_P10
+#define ETA_CAP_P10 (-0.20)
+#endif
+#ifndef ETA_CAP_P90
+#define ETA_CAP_P90 0.30
+#endif
 
 /*
  * A queue's own band weighs as many of its errors as it rests on (up to
@@ -349,6 +363,17 @@ eta_seconds(const struct queue_facts *f, long long position)
 	return eta;
 }
 
+/* How many rounds (mean sessions) a capacity wait of eta seconds is,
+ * at least 1. */
+static double
+eta_rounds(const struct queue_facts *f, long long eta)
+{
+	double s = f->active_ttl > 0 ? eta_session(f, eta_hazard(f)) : 0;
+	double r = s > 0 ? (double)eta * 1000 / s : 1;
+
+	return r > 1 ? r : 1;
+}
+
 void
 eta_range(const struct queue_facts *f, long long eta, long long *low,
     long long *high)
@@ -360,8 +385,10 @@ eta_range(const struct queue_facts *f, long long eta, long long *low,
 		return;
 	}
 	if (f->mode == MODE_CAPACITY) {
-		p10 = ETA_CAP_P10;
-		p90 = ETA_CAP_P90;
+		double r = sqrt(eta_rounds(f, eta));
+
+		p10 = ETA_CAP_P10 / r;
+		p90 = ETA_CAP_P90 / r;
 	}
 	if (f->band_own) {
 		double own = (double)f->band_n / ((double)f->band_n +

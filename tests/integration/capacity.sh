@@ -55,8 +55,13 @@ check_eq "${statuses[*]:10:20}" "$(printf 'waiting %.0s' {1..20} | sed 's/ $//')
 http GET "/v1/queues/cap/tokens/${tokens[10]}"
 check_jq '.status == "waiting" and .position == 1 and (.eta_seconds | type == "number")' \
     "the 11th is first in line, with an ETA"
-check_jq '.eta_range == [(.eta_seconds / (1 + 0.28) | round), (.eta_seconds / (1 - 0.12) | round)]' \
-    "and api.md's eta_range for a new capacity queue: [eta / 1.28, eta / 0.88]"
+# api.md's band for a new capacity queue: -20% / +30% for a wait of one
+# round (a new room's mean session: active_ttl / 1.1), divided by the
+# square root of the rounds in a longer one
+check_jq '([.eta_seconds / (8 / 1.1), 1] | max | sqrt) as $s |
+    .eta_range == [(.eta_seconds / (1 + 0.3 / $s) | round),
+    (.eta_seconds / (1 - 0.2 / $s) | round)]' \
+    "and api.md's eta_range for a new capacity queue: [eta / 1.3, eta / 0.8] a round"
 http GET /v1/queues/cap
 check_jq '.active == 10 and .waiting == 20' "summary: 10 active, 20 waiting"
 

@@ -8,7 +8,8 @@
 # admitted SPACING apart, so their ends are too; the truth is when each
 # waiter's status first reads active (polled). A DELETE that frees a slot
 # early lets the next waiter in at once, and the one behind is told the
-# next session's end. And eta_range is the mode's default until 50 errors
+# next session's end. And eta_range is the mode's default (for a wait of
+# one round; narrower, as a share, for longer ones) until 50 errors
 # are counted (the stats hash's eta_errs, written here as the admissions
 # would), then moves toward the queue's own p10 to p90 as the errors
 # weigh against the default's 100: a third of the way on 50, two thirds
@@ -29,7 +30,7 @@ waiting_ttl = 600
 [queue band]
 mode        = capacity
 max_active  = 1
-active_ttl  = 600
+active_ttl  = 60
 waiting_ttl = 600
 EOF2
 
@@ -140,12 +141,28 @@ check_eta 4 "and was told when that session ends"
 
 # ---- the band: the mode's default, then the queue's own -------------------
 
+# One session of 60 s inside, a waiter behind it and one behind that. A
+# new room's mean session is 60 s / 1.1 (a fifth of a round of sessions
+# taken to end early, eta.c's prior): once the session inside has run 8
+# s, the first waiter's wait is less than one, and its band the mode's
+# default for one round, -20% / +30%.
 join band
+held_at=$(now_ms)
 join band
 band_token=$TOKEN
+join band
+second_token=$TOKEN
+until_ms $((held_at + 8000))
 http GET "/v1/queues/band/tokens/$band_token"
-check_jq '.position == 1 and .eta_range == [(.eta_seconds / 1.28 | round),
-    (.eta_seconds / 0.88 | round)]' "a new capacity queue's band is the default"
+check_jq '.position == 1 and .eta_range == [(.eta_seconds / 1.3 | round),
+    (.eta_seconds / 0.8 | round)]' "a new capacity queue's band is the default"
+width1=$(json '(.eta_range[1] - .eta_range[0]) / .eta_seconds')
+http GET "/v1/queues/band/tokens/$second_token"
+check "a wait of two rounds gets a narrower band, as a share of it" \
+	jq -e --argjson w1 "$width1" '.position == 2 and
+	    (.eta_range[1] - .eta_range[0]) / .eta_seconds < $w1 * 0.8' \
+	    <<<"$BODY"
+diag "band widths: one round $width1, two $(json '(.eta_range[1] - .eta_range[0]) / .eta_seconds')"
 
 # errs N: N errors, half -10% and half +10% (thousandths, oldest first).
 errs() {
@@ -170,13 +187,13 @@ rcli hset "wr:{band}:stats" eta_errs "$(errs 50)" eta_errs_n 50 >/dev/null
 check "50 make the queue's own band: p10 -10%, p90 +10%, on 50" wait_until \
     '[ "$(rcli hget "wr:{band}:stats" eta_band)" = "-100 100 50" ]' 5
 http GET "/v1/queues/band/tokens/$band_token"
-check_jq '.eta_range == [(.eta_seconds / (1 + 0.28 - 0.18 / 3) | round),
-    (.eta_seconds / (1 - 0.12 + 0.02 / 3) | round)]' \
+check_jq '.eta_range == [(.eta_seconds / (1 + 0.3 - 0.2 / 3) | round),
+    (.eta_seconds / (1 - 0.2 + 0.1 / 3) | round)]' \
     "and a waiter's eta_range is a third of the way from the default to it"
 rcli hset "wr:{band}:stats" eta_errs "$(errs 200)" eta_errs_n 260 >/dev/null
 check "200 make it the band on 200" wait_until \
     '[ "$(rcli hget "wr:{band}:stats" eta_band)" = "-100 100 200" ]' 5
 http GET "/v1/queues/band/tokens/$band_token"
-check_jq '.eta_range == [(.eta_seconds / (1 + 0.28 - 0.18 * 2 / 3) | round),
-    (.eta_seconds / (1 - 0.12 + 0.02 * 2 / 3) | round)]' \
+check_jq '.eta_range == [(.eta_seconds / (1 + 0.3 - 0.2 * 2 / 3) | round),
+    (.eta_seconds / (1 - 0.2 + 0.1 * 2 / 3) | round)]' \
     "and a waiter's eta_range two thirds of the way"

@@ -408,19 +408,20 @@ START_TEST(test_range_own)
 	struct queue_facts f = known();
 	long long lo, hi;
 
+	f.active_ttl = 100;	/* a wait of 100 s is one round: -20% / +30% */
 	ck_assert_int_eq(eta_band_parse(&f, "-40 40 50"), 0);
 	ck_assert_int_eq(f.band_own, 1);
 	eta_range(&f, 100, &lo, &hi);
-	ck_assert_int_eq(lo, 83);		/* p90 0.28 - (0.28 - 0.04) / 3 */
-	ck_assert_int_eq(hi, 110);		/* p10 -0.12 + 0.08 / 3 */
+	ck_assert_int_eq(lo, 82);		/* p90 0.30 - (0.30 - 0.04) / 3 */
+	ck_assert_int_eq(hi, 117);		/* p10 -0.20 + 0.16 / 3 */
 	ck_assert_int_eq(eta_band_parse(&f, "-40 40 200"), 0);
 	eta_range(&f, 100, &lo, &hi);
-	ck_assert_int_eq(lo, 89);		/* p90 0.28 - 0.24 * 2 / 3 */
-	ck_assert_int_eq(hi, 107);		/* p10 -0.12 + 0.08 * 2 / 3 */
+	ck_assert_int_eq(lo, 89);		/* p90 0.30 - 0.26 * 2 / 3 */
+	ck_assert_int_eq(hi, 110);		/* p10 -0.20 + 0.16 * 2 / 3 */
 	ck_assert_int_eq(eta_band_parse(&f, "-200 250 100"), 0);
 	eta_range(&f, 100, &lo, &hi);
-	ck_assert_int_eq(lo, 79);		/* 100 / 1.265 */
-	ck_assert_int_eq(hi, 119);		/* 100 / 0.84 */
+	ck_assert_int_eq(lo, 78);		/* 100 / 1.275 */
+	ck_assert_int_eq(hi, 125);		/* 100 / 0.8 */
 	ck_assert_int_eq(eta_band_parse(&f, "300 500 200"), 0);
 	eta_range(&f, 100, &lo, &hi);
 	ck_assert_int_eq(lo, 70);		/* always estimates high */
@@ -440,6 +441,32 @@ START_TEST(test_range_own)
 	ck_assert_int_eq(eta_band_parse(&f, "-200 250 80 1"), -1);
 	ck_assert_int_eq(eta_band_parse(&f, "-200 250 0"), -1);
 	ck_assert_int_eq(f.band_own, 0);
+}
+END_TEST
+
+/*
+ * A capacity wait of r rounds (mean sessions: 10 s in known(), whose long
+ * history says none end early) has the one-round default divided by
+ * sqrt(r): -20% / +30% up to 10 s, -10% / +15% at 40 s, a third of it
+ * at 90 s.
+ */
+START_TEST(test_range_rounds)
+{
+	struct queue_facts f = known();
+	long long lo, hi;
+
+	eta_range(&f, 9, &lo, &hi);
+	ck_assert_int_eq(lo, 7);		/* 9 / 1.3 */
+	ck_assert_int_eq(hi, 11);		/* 9 / 0.8 */
+	eta_range(&f, 6, &lo, &hi);		/* less than a round: as one */
+	ck_assert_int_eq(lo, 5);		/* 6 / 1.3 */
+	ck_assert_int_eq(hi, 8);		/* 6 / 0.8 */
+	eta_range(&f, 40, &lo, &hi);
+	ck_assert_int_eq(lo, 35);		/* 40 / 1.15 */
+	ck_assert_int_eq(hi, 44);		/* 40 / 0.9 */
+	eta_range(&f, 90, &lo, &hi);
+	ck_assert_int_eq(lo, 82);		/* 90 / 1.1 */
+	ck_assert_int_eq(hi, 96);		/* 90 / (1 - 0.0667) */
 }
 END_TEST
 
@@ -533,6 +560,7 @@ main(void)
 	tcase_add_test(tc, test_capacity_ends_sampled);
 	tcase_add_test(tc, test_capacity_no_ends);
 	tcase_add_test(tc, test_range_own);
+	tcase_add_test(tc, test_range_rounds);
 	tcase_add_test(tc, test_ages_parse);
 	tcase_add_test(tc, test_ends_parse);
 	tcase_add_test(tc, test_passthrough);
