@@ -40,6 +40,7 @@ seen() {
 # the second is the line's first from then on, which tick.lua keeps as
 # joined when the admitted did.
 join ag
+# shellcheck disable=SC2034 # read by wait_until's code below
 first=$TOKEN first_at=$(redis_ms)
 join ag
 polled=("$TOKEN")
