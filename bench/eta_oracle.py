@@ -24,6 +24,8 @@ import math
 import random
 import sys
 
+from eta_sim import quantile as q  # bench/ is the script's directory
+
 SLOTS, TTL, P_EARLY, MEAN_EARLY = 8, 10.0, 0.2, 4.0
 P_AB, GIVE_UP, WTTL, TICK, POLL, M = 0.1, 20.0, 5.0, 0.25, 0.5, 150
 
@@ -140,13 +142,6 @@ def seen_at(arrivals, sess, give, admitted, t0, rng):
 def measured(t0, a):
     return (math.floor((a - t0) / POLL) + 0.5) * POLL
 
-
-def q(xs, p):
-    xs = sorted(xs)
-    k = (len(xs) - 1) * p
-    f = int(k)
-    c = min(f + 1, len(xs) - 1)
-    return xs[f] + (xs[c] - xs[f]) * (k - f)
 
 
 def main():

@@ -21,13 +21,8 @@ import itertools
 import json
 import sys
 
+from eta_sim import quantile as q  # bench/ is the script's directory
 
-def q(xs, p):
-    xs = sorted(xs)
-    k = (len(xs) - 1) * p
-    f = int(k)
-    c = min(f + 1, len(xs) - 1)
-    return xs[f] + (xs[c] - xs[f]) * (k - f)
 
 
 def band(eta, p10, p90):
