@@ -318,10 +318,11 @@ eta_turnover(const struct queue_facts *f, long long position)
 }
 
 /*
- * The places a rate queue's line moves every interval: batch / keep, the
- * share of leavers admitted that its speed (the facts' rate) says,
- * applied to the places ahead as eta_keep_ahead does; the rate as it is
- * when it is below batch (a queue whose admissions fall short).
+ * The places a rate queue's line moves every interval: batch / keep,
+ * keep the share of leavers admitted that its speed (the facts' rate:
+ * batch / interval / keep) says, applied to the places ahead as
+ * eta_keep_ahead does; batch when the speed says no more (nobody has
+ * abandoned, or it is not known yet).
  */
 static double
 eta_rate_per(const struct queue_facts *f, long long position)
