@@ -124,9 +124,11 @@ START_TEST(test_stream_waiters)
 	ck_assert_int_eq(st.waiting, 7);
 	/* no session ended yet: 2 slots turn over every 600 s */
 	ck_assert_int_eq(st.eta_seconds, 1200);
-	/* a new capacity queue's range: [eta / 1.28, eta / 0.88] */
-	ck_assert_int_eq(st.eta_low, 938);
-	ck_assert_int_eq(st.eta_high, 1364);
+	/* a new capacity queue's range: -20% / +30% over the square root
+	 * of the wait's rounds, 1200 s of a new room's mean session, 600 /
+	 * 1.1 s: 2.2 rounds, [eta / 1.202, eta / 0.865] */
+	ck_assert_int_eq(st.eta_low, 998);
+	ck_assert_int_eq(st.eta_high, 1387);
 	/* no waiting_ttl in these facts: the cap alone */
 	ck_assert_int_eq(st.poll_after, STANDING_POLL_MAX);
 

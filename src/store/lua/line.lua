@@ -19,7 +19,7 @@
 -- waiting, now_ms, last_tick_ms, rate, mode, state, batch, interval,
 -- max_active, active_ttl, redirect, opens_at, prequeue_from, entrants,
 -- waiting_ttl, keep, active, ends, last_end, band, early, ended_ms, leavers,
--- d_low, d_high, d_count, d_exact, p_low, p_high, p_count,
+-- ages, d_low, d_high, d_count, d_exact, p_low, p_high, p_count,
 -- p_exact, t_low, t_high, t_count, t_exact, line_from, line_bytes,
 -- places_from, places_bytes }. Or { 'no_queue' }.
 local c = load_conf(K_config)

@@ -13,7 +13,7 @@
 -- or 0: { result, token, status, n, waiting, now_ms, last_tick_ms, rate,
 -- mode, state, batch, interval, max_active, active_ttl, redirect,
 -- opens_at, prequeue_from, entrants, waiting_ttl, keep, active, ends,
--- last_end, band, early, ended_ms, leavers, kinds, values, lines }.
+-- last_end, band, early, ended_ms, leavers, ages, kinds, values, lines }.
 -- Or { 'no_queue' }.
 local c = load_conf(K_config)
 if not c then

@@ -25,7 +25,7 @@
 -- held (1 while a scheduled opening's draw holds the line) }, and eta
 -- what the ETA of a visitor joining now reads beyond that, lib.lua's
 -- eta_facts(): { keep, active, ends, last_end, band, early, ended_ms,
--- leavers }
+-- leavers, ages }
 local WINDOW_MS = 300000
 local now = now_ms()
 local instances = {}

@@ -4,7 +4,8 @@
 -- Reply: facts() ({ result, token, status, n, waiting, now_ms,
 -- last_tick_ms, rate, mode, state, batch, interval, max_active,
 -- active_ttl, redirect, opens_at, prequeue_from, entrants, waiting_ttl,
--- keep, active, ends, last_end, band, early, ended_ms, leavers }: lib.lua)
+-- keep, active, ends, last_end, band, early, ended_ms, leavers, ages }:
+-- lib.lua)
 -- with status 'summary' and n = active sessions; or { 'no_queue' }
 local c = load_conf(K_config)
 if not c then
