@@ -58,8 +58,8 @@ diag "first joined $first_at, the line's first taken at $head_at"
 check "the line's first is taken to have joined when the admitted did" \
 	test "$(((head_at >= first_at - 1000) && (head_at <= first_at + 1500)))" = 1
 
-# Three more waiters asked about, then five who never ask again.
-for ((i = 0; i < 3; i++)); do
+# Nine more waiters asked about, then five who never ask again.
+for ((i = 0; i < 9; i++)); do
 	join ag
 	polled+=("$TOKEN")
 done
@@ -67,10 +67,10 @@ quiet_at=$(redis_ms)
 for ((i = 0; i < 5; i++)); do
 	join ag
 done
-check_eq "$(rcli zcard "wr:{ag}:waiting")" 9 "nine wait"
+check_eq "$(rcli zcard "wr:{ag}:waiting")" 15 "fifteen wait"
 
-# The five are dropped after waiting_ttl (5 s); the four stay.
-wait_until 'seen; [ "$(rcli zcard "wr:{ag}:waiting")" = 4 ]' 20 ||
+# The five are dropped after waiting_ttl (5 s); the ten stay.
+wait_until 'seen; [ "$(rcli zcard "wr:{ag}:waiting")" = 10 ]' 20 ||
 	bail "the five quiet waiters are dropped" "$(rcli zcard "wr:{ag}:waiting")"
 dropped_at=$(redis_ms)
 check_eq "$(rcli hget "wr:{ag}:stats" abandoned)" 5 "five abandoned"
@@ -86,14 +86,14 @@ check "their mean age lies between waiting_ttl less a second and the drop" \
 # Half or more of the leavers abandoned (one admitted, five abandoned;
 # keep is never below a half), so the line was read as moving two places
 # an admission: the third in line told the second admission from now.
-# But once the line's first has been in for more than four times the
-# abandoners' mean age, the two ahead of the third (the older half of
-# the line, as eta.c spreads their ages) are older than any abandoner
-# was: neither will leave, and the third waits for the third admission.
-wait_until 'seen; (( $(redis_ms) - head_at > 4 * sum / 5 + 2000 ))' 40 ||
+# But once the two ahead of the third (the oldest fifth of the line of
+# ten, as eta.c spreads their ages: from 0.8 of the first's age up) are
+# older than twice the abandoners' mean age, older than any abandoner
+# was, neither will leave, and the third waits for the third admission.
+wait_until 'seen; (( ($(redis_ms) - head_at) * 4 > (2 * sum / 5 + 1000) * 5 ))' 40 ||
 	bail "the line outgrows the abandoners' ages"
 http GET "/v1/queues/ag/tokens/${polled[0]}"
-check_jq '.position == 1' "the first of the four is first in line"
+check_jq '.position == 1' "the first of the ten is first in line"
 eta1=$(json .eta_seconds)
 http GET "/v1/queues/ag/tokens/${polled[2]}"
 check_jq '.position == 3' "the third is third"
