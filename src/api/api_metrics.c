@@ -18,7 +18,11 @@
 #include "metrics.h"
 #include "metrics_share.h"
 #include "qstore.h"
+#include "route.h"
 #include "store.h"
+
+_Static_assert(ROUTE_COUNT <= METRICS_ROUTES, "metrics.h counts fewer routes "
+    "than routes.def has");
 
 _Static_assert(METRICS_NTOTALS == SHOW_NTOTALS,
     "metrics.h's METRICS_NTOTALS is not qstore_types.h's SHOW_NTOTALS");
@@ -78,6 +82,7 @@ metrics_send(struct app *app, struct evhttp_request *req,
 	p.draining = app->draining;
 	p.store_full = total.store_full;
 	p.store_replicas_short = total.store_replicas_short;
+	p.route_name = route_name;
 	for (size_t i = 0; i < n; i++)
 		qs[i].streams = mshare_queue_streams(&total, qs[i].name);
 	metrics_format(&b, &m, &p, qs, n);

@@ -14,9 +14,9 @@
 
 #include "conf.h"
 #include "conf_check.h"
-#include "keys.h"
 #include "log.h"
 #include "msg.h"
+#include "validate.h"
 
 enum { SC_GLOBAL = 1, SC_QUEUE = 2, SC_BOTH = 3 };
 enum key_type { T_INT, T_STR, T_ENUM, T_LEVEL, T_TIME };
@@ -69,7 +69,7 @@ static const struct conf_key conf_keys[] = {
 	  "unix:/absolute/path, or sentinel://host:port,host:port/master"),
 	  RESTART },
 	{ "key_prefix", SC_GLOBAL, G(key_prefix), .def = "wr",
-	  STR(keys_valid_prefix, "1 to 32 of A-Z a-z 0-9 _ . -"), RESTART },
+	  STR(valid_key_prefix, "1 to 32 of A-Z a-z 0-9 _ . -"), RESTART },
 	{ "workers", SC_GLOBAL, G(workers), .def = "1", INT(1, 64),
 	  .autozero = 1, RESTART },
 	{ "push_interval", SC_GLOBAL, G(push_interval), .def = "3",

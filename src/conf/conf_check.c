@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clientaddr.h"
 #include "conf_addr.h"
 #include "conf_check.h"
+#include "netlist.h"
 #include "sentinel_spec.h"
 #include "validate.h"
 

@@ -100,3 +100,13 @@ valid_user(const char *s, size_t len)
 	}
 	return chars >= 1;
 }
+
+int
+valid_key_prefix(const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return n >= 1 && n <= VALID_KEY_PREFIX_MAX &&
+	    strspn(prefix, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789_.-") == n;
+}

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #define VALID_QUEUE_ID_MAX 64
+#define VALID_KEY_PREFIX_MAX 32
 
 /* [A-Za-z0-9_-]{1,64} */
 int valid_queue_id(const char *s);
@@ -17,6 +18,8 @@ int valid_token(const char *s);
 int valid_content_length(const char *s);
 /* 1 to 128 characters of valid UTF-8, no control characters (C0, DEL, C1) */
 int valid_user(const char *s, size_t len);
+/* key_prefix: 1 to 32 of A-Z a-z 0-9 _ . - */
+int valid_key_prefix(const char *prefix);
 
 /*
  * Length of the UTF-8 sequence at s (at most n bytes, n > 0) and its code

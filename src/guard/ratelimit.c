@@ -3,14 +3,14 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "clientaddr.h"
+#include "netlist.h"
 #include "hash.h"
 #include "ratelimit.h"
 
 #define RATELIMIT_SPINS 10000	/* then go on without the lock */
 
 struct bucket {
-	char addr[CLIENTADDR_MAX];
+	char addr[NETLIST_ADDR_MAX];
 	char lock;		/* shared: taken by the worker using it */
 	double tokens;
 	long long at_ms;	/* when tokens was computed */

@@ -107,7 +107,7 @@ histogram_bound(int i)
 void
 metrics_http(int route, int code, double seconds)
 {
-	if (route < 0 || route >= ROUTE_COUNT || code < 100 || code > 599)
+	if (route < 0 || route >= METRICS_ROUTES || code < 100 || code > 599)
 		return;
 	the_metrics->http[route][code / 100 - 1]++;
 	histogram_observe(&the_metrics->http_latency, seconds);
@@ -217,11 +217,12 @@ histogram_format(struct strbuf *b, const char *name, const char *help,
 }
 
 static void
-format_http(struct strbuf *b, const struct metrics *m)
+format_http(struct strbuf *b, const struct metrics *m,
+    const char *(*route_name)(int))
 {
 	family(b, "waitroom_http_requests_total", "counter",
 	    "HTTP requests answered, by route and status class.");
-	for (int r = 0; r < ROUTE_COUNT; r++)
+	for (int r = 0; route_name != NULL && r < METRICS_ROUTES; r++)
 		for (int c = 0; c < 5; c++)
 			if (m->http[r][c] > 0)
 				strbuf_add(b, "waitroom_http_requests_total{"
@@ -261,7 +262,7 @@ format_process(struct strbuf *b, const struct metrics *m,
 	by_reason(b, "waitroom_pow_joins_refused_total",
 	    "Joins refused for their proof of work, by error code.",
 	    pow_refusal_names, m->pow_refused, MPOW_NREASONS);
-	format_http(b, m);
+	format_http(b, m, p->route_name);
 	histogram_format(b, "waitroom_redis_command_duration_seconds",
 	    "Time from sending a Redis command to its answer.",
 	    &m->redis_latency);

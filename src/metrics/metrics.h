@@ -12,7 +12,9 @@
 
 #include <stddef.h>
 
-#include "route.h"
+/* Routes counted, by their id (route.h's, fewer than this). */
+#define METRICS_ROUTES 48
+
 
 /* Upper bounds of the latency histograms' buckets, in seconds. */
 #define METRICS_NBUCKETS 12
@@ -41,7 +43,7 @@ enum metrics_pow_refusal {
 };
 
 struct metrics {
-	unsigned long long http[ROUTE_COUNT][5];	/* by route, 1xx..5xx */
+	unsigned long long http[METRICS_ROUTES][5];	/* by route, 1xx..5xx */
 	struct histogram http_latency;
 	struct histogram redis_latency;
 	unsigned long long stream_closes[MCLOSE_NREASONS];
@@ -80,6 +82,8 @@ struct metrics_process {
 	int store_full;		/* Redis refuses writes for memory */
 	int store_replicas_short;	/* fewer replicas confirm than asked */
 	unsigned long streams_max;	/* accepted before 503 too_many_streams */
+	/* The name of route id in the label (route.h's route_name). */
+	const char *(*route_name)(int id);
 };
 
 /* A growing string; on allocation failure it stays short and sets oom. */

@@ -87,7 +87,7 @@ add_histogram(struct histogram *to, const struct histogram *h)
 static void
 add_counts(struct metrics *to, const struct metrics *m)
 {
-	for (int r = 0; r < ROUTE_COUNT; r++)
+	for (int r = 0; r < METRICS_ROUTES; r++)
 		for (int c = 0; c < 5; c++)
 			to->http[r][c] += m->http[r][c];
 	add_histogram(&to->http_latency, &m->http_latency);

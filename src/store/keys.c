@@ -5,16 +5,6 @@
 #include "keys.h"
 #include "validate.h"
 
-int
-keys_valid_prefix(const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return n >= 1 && n <= KEYS_PREFIX_MAX &&
-	    strspn(prefix, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789_.-") == n;
-}
-
 /*
  * The NULL-ended pieces, one after another, into buf of size bytes; the
  * length, or -1 when they do not fit. (snprintf's parsing of a format cost
@@ -47,7 +37,7 @@ keys_one(char *buf, const char *prefix, const char *queue, const char *what)
 int
 keys_queue(struct queue_keys *k, const char *prefix, const char *queue)
 {
-	if (!keys_valid_prefix(prefix) || !valid_queue_id(queue))
+	if (!valid_key_prefix(prefix) || !valid_queue_id(queue))
 		return -1;
 	return keys_one(k->config, prefix, queue, "config") |
 	    keys_one(k->seq, prefix, queue, "seq") |
@@ -103,7 +93,7 @@ keys_used(char buf[KEYS_USED_MAX], const char *prefix, const char *queue,
 int
 keys_registry(char buf[KEYS_MAX], const char *prefix)
 {
-	if (!keys_valid_prefix(prefix))
+	if (!valid_key_prefix(prefix))
 		return -1;
 	snprintf(buf, KEYS_MAX, "%s:queues", prefix);
 	return 0;
@@ -112,7 +102,7 @@ keys_registry(char buf[KEYS_MAX], const char *prefix)
 int
 keys_trail(char buf[KEYS_MAX], const char *prefix)
 {
-	if (!keys_valid_prefix(prefix))
+	if (!valid_key_prefix(prefix))
 		return -1;
 	snprintf(buf, KEYS_MAX, "%s:trail", prefix);
 	return 0;
@@ -139,7 +129,7 @@ keys_events_pattern(char buf[KEYS_MAX], const char *prefix)
 {
 	const char *piece[] = { prefix, ":{*}:events", NULL };
 
-	if (!keys_valid_prefix(prefix))
+	if (!valid_key_prefix(prefix))
 		return -1;
 	return keys_join(buf, KEYS_MAX, piece) == -1 ? -1 : 0;
 }
@@ -169,7 +159,7 @@ keys_epoch(char buf[KEYS_MAX], const char *prefix)
 {
 	const char *piece[] = { prefix, ":epoch", NULL };
 
-	if (!keys_valid_prefix(prefix))
+	if (!valid_key_prefix(prefix))
 		return -1;
 	return keys_join(buf, KEYS_MAX, piece) == -1 ? -1 : 0;
 }
@@ -179,7 +169,7 @@ keys_powkey(char buf[KEYS_MAX], const char *prefix)
 {
 	const char *piece[] = { prefix, ":powkey", NULL };
 
-	if (!keys_valid_prefix(prefix))
+	if (!valid_key_prefix(prefix))
 		return -1;
 	return keys_join(buf, KEYS_MAX, piece) == -1 ? -1 : 0;
 }
@@ -187,7 +177,7 @@ keys_powkey(char buf[KEYS_MAX], const char *prefix)
 int
 keys_draw(struct draw_keys *k, const char *prefix, const char *queue)
 {
-	if (!keys_valid_prefix(prefix) || !valid_queue_id(queue))
+	if (!valid_key_prefix(prefix) || !valid_queue_id(queue))
 		return -1;
 	return keys_one(k->draw, prefix, queue, "draw") |
 	    keys_one(k->sorted, prefix, queue, "draw:sorted") |
@@ -198,7 +188,7 @@ keys_draw(struct draw_keys *k, const char *prefix, const char *queue)
 int
 keys_room_queue(struct room_keys *k, const char *prefix, const char *queue)
 {
-	if (!keys_valid_prefix(prefix) || !valid_queue_id(queue))
+	if (!valid_key_prefix(prefix) || !valid_queue_id(queue))
 		return -1;
 	return keys_one(k->series, prefix, queue, "series") |
 	    keys_one(k->joins, prefix, queue, "joins") |
@@ -209,7 +199,7 @@ keys_room_queue(struct room_keys *k, const char *prefix, const char *queue)
 int
 keys_room(struct room_names *k, const char *prefix)
 {
-	if (!keys_valid_prefix(prefix))
+	if (!valid_key_prefix(prefix))
 		return -1;
 	snprintf(k->room, KEYS_MAX, "%s:room", prefix);
 	snprintf(k->seen, KEYS_MAX, "%s:room:seen", prefix);

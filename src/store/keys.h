@@ -8,7 +8,9 @@
 
 #include <stddef.h>
 
-#define KEYS_PREFIX_MAX 32
+#include "validate.h"
+
+#define KEYS_PREFIX_MAX VALID_KEY_PREFIX_MAX
 #define KEYS_MAX 128		/* prefix + queue + the longest suffix */
 #define KEYS_USER_MAX (KEYS_MAX + 6 + 4 * 128)
 
@@ -26,8 +28,6 @@ struct queue_keys {
 	char events[KEYS_MAX];
 };
 
-/* [A-Za-z0-9_.-]{1,32}: a prefix that needs no quoting anywhere. */
-int keys_valid_prefix(const char *prefix);
 /* Fill every key of queue; -1 when prefix or queue is not valid. */
 int keys_queue(struct queue_keys *k, const char *prefix, const char *queue);
 /*

@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 #include "conf.h"
-#include "qstore_types.h"
+#include "figures.h"
 #include "result.h"
 #include "renewals.h"
 #include "revoke.h"

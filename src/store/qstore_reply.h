@@ -14,7 +14,7 @@
 #include <hiredis/hiredis.h>
 
 #include "qstore_held.h"
-#include "qstore_types.h"
+#include "figures.h"
 #include "renewals.h"
 #include "result.h"
 #include "revoke.h"

@@ -12,6 +12,9 @@
 #include "qstore_reply.h"
 #include "qstore_report.h"
 
+_Static_assert((int)HISTORY_ROW_BUCKETS == (int)ROW_BUCKETS,
+    "scripts.def's HISTORY_ROW is not report_words.def");
+
 /* An optional row, '' for none: 1 when there is one, 0, or -1. */
 static int
 optional_row(const redisReply *r, size_t i, struct report_row *row)
@@ -159,7 +162,7 @@ read_report(struct qcall *c, enum result r, const redisReply *rp)
 		r = qcall_misshaped(c);
 	/* a whole chunk: there may be more, from the minute after */
 	if (r == RESULT_OK && n == REPORT_CHUNK) {
-		if (report_next(rr, rr->rd.rows[rr->rd.n - 1].v[HISTORY_ROW_T] +
+		if (report_next(rr, rr->rd.rows[rr->rd.n - 1].v[ROW_T] +
 		    1, rr->rd.to) == 0)
 			return;
 		r = RESULT_UNAVAILABLE;

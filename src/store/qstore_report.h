@@ -8,24 +8,8 @@
 
 #include <stddef.h>
 
+#include "figures.h"
 #include "qstore.h"
-#include "report_row.h"
-
-/* A drawn queue's record (draw_show.lua's, once drawn); strings owned. */
-struct report_draw {
-	char *seed, *commit, *beacon, *order_sha256;
-	long long entrants, drawn_at, ms;
-};
-
-struct report_data {
-	long long now_ms, from, to;	/* from, to: unix s, as taken */
-	int has_base, has_live;
-	struct report_row base, live;
-	struct report_row *rows;	/* oldest first */
-	size_t n;
-	int drawn;
-	struct report_draw draw;
-};
 
 /*
  * report_read.lua for queue: the rows from from_s to to_s (unix s; -1:

@@ -71,15 +71,15 @@ END_TEST
 
 START_TEST(test_valid_prefix)
 {
-	ck_assert_int_eq(keys_valid_prefix("wr"), 1);
-	ck_assert_int_eq(keys_valid_prefix("A.b_c-9"), 1);
-	ck_assert_int_eq(keys_valid_prefix("pppppppppppppppppppppppppppppppp"),
+	ck_assert_int_eq(valid_key_prefix("wr"), 1);
+	ck_assert_int_eq(valid_key_prefix("A.b_c-9"), 1);
+	ck_assert_int_eq(valid_key_prefix("pppppppppppppppppppppppppppppppp"),
 	    1);
-	ck_assert_int_eq(keys_valid_prefix("ppppppppppppppppppppppppppppppppp"),
+	ck_assert_int_eq(valid_key_prefix("ppppppppppppppppppppppppppppppppp"),
 	    0);
-	ck_assert_int_eq(keys_valid_prefix(""), 0);
-	ck_assert_int_eq(keys_valid_prefix("w r"), 0);
-	ck_assert_int_eq(keys_valid_prefix("w:r"), 0);
+	ck_assert_int_eq(valid_key_prefix(""), 0);
+	ck_assert_int_eq(valid_key_prefix("w r"), 0);
+	ck_assert_int_eq(valid_key_prefix("w:r"), 0);
 }
 END_TEST
 

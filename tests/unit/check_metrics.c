@@ -4,6 +4,7 @@
 
 #include "metrics.h"
 #include "metrics_share.h"
+#include "route.h"
 #include "unit.h"
 
 START_TEST(test_buckets)
@@ -73,7 +74,7 @@ START_TEST(test_format)
 	struct metrics m;
 	struct metrics_process p = { .streams = 3, .connections = 40,
 	    .reconnects_commands = 1, .reconnects_subscriber = 2,
-	    .streams_max = 1000 };
+	    .streams_max = 1000, .route_name = route_name };
 	struct metrics_queue q = { .name = "con\"cert", .state = "paused",
 	    .waiting = 10, .active = 2, .last_minute = 5,
 	    .totals = { 100, 90, 80, 1, 2, 3 }, .streams = 3 };
@@ -136,7 +137,7 @@ START_TEST(test_counting)
 	metrics_http(ROUTE_QUEUE, 404, 0.01);
 	metrics_http(ROUTE_QUEUE, 200, 0.01);
 	metrics_http(ROUTE_QUEUE, 99, 0.01);		/* ignored */
-	metrics_http(ROUTE_COUNT, 200, 0.01);		/* ignored */
+	metrics_http(METRICS_ROUTES, 200, 0.01);		/* ignored */
 	ck_assert_uint_eq(m->http[ROUTE_QUEUE][3], 1);
 	ck_assert_uint_eq(m->http[ROUTE_QUEUE][1], 1);
 	ck_assert_uint_eq(m->http_latency.count, 2);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "metrics_share.h"
+#include "route.h"
 #include "unit.h"
 
 static struct mshare_live live, total;

@@ -34,12 +34,12 @@ START_TEST(test_row_parse)
 	struct report_row r;
 
 	row(&r, 1795791780, 10, 4, 7, 3500, 4);
-	ck_assert_int_eq(r.v[HISTORY_ROW_T], 1795791780);
-	ck_assert_int_eq(r.v[HISTORY_ROW_JOINED], 10);
-	ck_assert_int_eq(r.v[HISTORY_ROW_PEAK_WAITING], 7);
-	ck_assert_int_eq(r.v[HISTORY_ROW_WAIT_MAX_MS], 3500);
+	ck_assert_int_eq(r.v[ROW_T], 1795791780);
+	ck_assert_int_eq(r.v[ROW_JOINED], 10);
+	ck_assert_int_eq(r.v[ROW_PEAK_WAITING], 7);
+	ck_assert_int_eq(r.v[ROW_WAIT_MAX_MS], 3500);
 	ck_assert_int_eq(r.has_error_max, 0);
-	ck_assert_int_eq(r.v[HISTORY_ROW_BUCKETS + 3], 4);
+	ck_assert_int_eq(r.v[ROW_BUCKETS + 3], 4);
 	ck_assert_int_eq(report_row_parse("1 2 3", &r), -1);
 	ck_assert_int_eq(report_row_parse("", &r), -1);
 	ck_assert_int_eq(report_row_parse("1 2 3 4 5 6 7 8 9 10 11 12 13 14 "
@@ -185,9 +185,9 @@ START_TEST(test_nothing)
 
 	memset(&d, 0, sizeof d);
 	row(&d.live, 1795791900, 0, 0, 0, -1, 0);
-	d.live.v[HISTORY_ROW_PEAK_ACTIVE] = 0;
-	d.live.v[HISTORY_ROW_BUCKETS + 3] = 0;
-	d.live.v[HISTORY_ROW_ABANDONED] = 0;
+	d.live.v[ROW_PEAK_ACTIVE] = 0;
+	d.live.v[ROW_BUCKETS + 3] = 0;
+	d.live.v[ROW_ABANDONED] = 0;
 	d.has_live = 1;
 	j = report_json(&d, "quiet");
 	ck_assert_int_eq(json_array_size(json_object_get(j, "minutes")), 0);

@@ -17,7 +17,7 @@
 
 #include "admins.h"
 #include "auth.h"
-#include "clientaddr.h"
+#include "netlist.h"
 #include "conf.h"
 #include "config.h"
 #include "instance.h"

@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "qstore_report.h"
+#include "figures.h"
 
 enum report_hist { REPORT_WAIT, REPORT_ERROR };
 

@@ -19,17 +19,17 @@ static const struct {
 	int field;
 	const char *name;
 } counters[] = {
-	{ HISTORY_ROW_JOINED, "joined" },
-	{ HISTORY_ROW_ADMITTED, "admitted" },
-	{ HISTORY_ROW_ABANDONED, "abandoned" },
-	{ HISTORY_ROW_LEFT, "left" },
-	{ HISTORY_ROW_EXPIRED, "expired" },
-	{ HISTORY_ROW_REMOVED, "kicked" },
-	{ HISTORY_ROW_NOSHOWS, "noshows" },
-	{ HISTORY_ROW_REFUSED_WORK, "refused_work" },
-	{ HISTORY_ROW_REFUSED_INVITE, "refused_invitation" },
-	{ HISTORY_ROW_REFUSED_RATE, "refused_rate" },
-	{ HISTORY_ROW_REFUSED_ORIGIN, "refused_origin" },
+	{ ROW_JOINED, "joined" },
+	{ ROW_ADMITTED, "admitted" },
+	{ ROW_ABANDONED, "abandoned" },
+	{ ROW_LEFT, "left" },
+	{ ROW_EXPIRED, "expired" },
+	{ ROW_REMOVED, "kicked" },
+	{ ROW_NOSHOWS, "noshows" },
+	{ ROW_REFUSED_WORK, "refused_work" },
+	{ ROW_REFUSED_INVITE, "refused_invitation" },
+	{ ROW_REFUSED_RATE, "refused_rate" },
+	{ ROW_REFUSED_ORIGIN, "refused_origin" },
 };
 #define NCOUNTERS (sizeof counters / sizeof counters[0])
 
@@ -37,10 +37,10 @@ static const struct {
 	int field;
 	const char *name;
 } peaks[] = {
-	{ HISTORY_ROW_PEAK_WAITING, "peak_waiting" },
-	{ HISTORY_ROW_PEAK_ACTIVE, "peak_active" },
-	{ HISTORY_ROW_PEAK_STREAMS, "peak_streams" },
-	{ HISTORY_ROW_PEAK_PREQUEUE, "peak_prequeue" },
+	{ ROW_PEAK_WAITING, "peak_waiting" },
+	{ ROW_PEAK_ACTIVE, "peak_active" },
+	{ ROW_PEAK_STREAMS, "peak_streams" },
+	{ ROW_PEAK_PREQUEUE, "peak_prequeue" },
 };
 #define NPEAKS (sizeof peaks / sizeof peaks[0])
 
@@ -99,9 +99,9 @@ live_counts(const struct report_data *d)
 		return 0;
 	if (d->n > 0 || d->has_base)
 		return 1;
-	for (int i = HISTORY_ROW_T + 1; i < REPORT_WORDS; i++)
-		if (i != HISTORY_ROW_WAIT_MAX_MS &&
-		    i != HISTORY_ROW_ERROR_MAX_MS && d->live.v[i] != 0)
+	for (int i = ROW_T + 1; i < REPORT_WORDS; i++)
+		if (i != ROW_WAIT_MAX_MS &&
+		    i != ROW_ERROR_MAX_MS && d->live.v[i] != 0)
 			return 1;
 	return 0;
 }
@@ -129,7 +129,7 @@ hist_counts(const struct report_data *d, enum report_hist h,
     long long *counts)
 {
 	const struct report_row *last = last_row(d);
-	int at = HISTORY_ROW_BUCKETS + (h == REPORT_WAIT ? 0 : REPORT_BUCKETS);
+	int at = ROW_BUCKETS + (h == REPORT_WAIT ? 0 : REPORT_BUCKETS);
 
 	for (int i = 0; i < REPORT_BUCKETS; i++)
 		counts[i] = last ? last->v[at + i] -
@@ -153,8 +153,8 @@ static json_t *
 hist_json(const struct report_data *d, enum report_hist h)
 {
 	long long counts[REPORT_BUCKETS], total = 0, max = 0;
-	int field = h == REPORT_WAIT ? HISTORY_ROW_WAIT_MAX_MS :
-	    HISTORY_ROW_ERROR_MAX_MS, any = 0;
+	int field = h == REPORT_WAIT ? ROW_WAIT_MAX_MS :
+	    ROW_ERROR_MAX_MS, any = 0;
 	json_t *j, *b = json_array();
 	double p50, p90, p99;
 	int k50, k90, k99;
@@ -217,7 +217,7 @@ static void
 span_add(struct span *sp, const struct report_row *r, int live)
 {
 	if (sp->last == NULL) {
-		sp->t = r->v[HISTORY_ROW_T];
+		sp->t = r->v[ROW_T];
 		memset(sp->peak, 0, sizeof sp->peak);
 		sp->wait_max = -1;
 	}
@@ -226,8 +226,8 @@ span_add(struct span *sp, const struct report_row *r, int live)
 	for (size_t k = 0; k < NPEAKS; k++)
 		if (r->v[peaks[k].field] > sp->peak[k])
 			sp->peak[k] = r->v[peaks[k].field];
-	if (r->v[HISTORY_ROW_WAIT_MAX_MS] > sp->wait_max)
-		sp->wait_max = r->v[HISTORY_ROW_WAIT_MAX_MS];
+	if (r->v[ROW_WAIT_MAX_MS] > sp->wait_max)
+		sp->wait_max = r->v[ROW_WAIT_MAX_MS];
 }
 
 static json_t *
@@ -259,7 +259,7 @@ report_step(const struct report_data *d)
 
 	if (first == NULL)
 		return 60;
-	span = last->v[HISTORY_ROW_T] - first->v[HISTORY_ROW_T] + 60;
+	span = last->v[ROW_T] - first->v[ROW_T] + 60;
 	minutes = (span + 59) / 60;
 	return 60 * ((minutes + REPORT_JSON_MINUTES - 1) /
 	    REPORT_JSON_MINUTES);
@@ -276,7 +276,7 @@ minutes_json(const struct report_data *d, long long step)
 	long long group = 0;
 
 	for (size_t i = 0; out && (r = row_at(d, i)) != NULL; i++) {
-		long long g = (r->v[HISTORY_ROW_T] - first->v[HISTORY_ROW_T]) /
+		long long g = (r->v[ROW_T] - first->v[ROW_T]) /
 		    step;
 
 		if (sp.last && g != group) {
@@ -392,14 +392,14 @@ report_csv(const struct report_data *d)
 	for (size_t i = 0; (r = row_at(d, i)) != NULL; i++) {
 		char t[24];
 
-		snprintf(t, sizeof t, "%lld", r->v[HISTORY_ROW_T]);
+		snprintf(t, sizeof t, "%lld", r->v[ROW_T]);
 		csv_put(&c, t);
 		for (size_t k = 0; k < NCOUNTERS; k++)
 			csv_num(&c, minute_count(r, prev, k));
 		for (size_t k = 0; k < NPEAKS; k++)
 			csv_num(&c, r->v[peaks[k].field]);
-		if (r->v[HISTORY_ROW_WAIT_MAX_MS] >= 0)
-			csv_num(&c, r->v[HISTORY_ROW_WAIT_MAX_MS]);
+		if (r->v[ROW_WAIT_MAX_MS] >= 0)
+			csv_num(&c, r->v[ROW_WAIT_MAX_MS]);
 		else
 			csv_put(&c, ",");
 		csv_put(&c, i == d->n ? ",1\n" : ",0\n");

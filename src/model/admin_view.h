@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "qstore.h"
+#include "figures.h"
 
 /* The value of a configuration field, or NULL. Borrowed from c. */
 const char *admin_view_field(const struct qconfig *c, const char *field);

@@ -1,15 +1,17 @@
 /*
- * qstore_types.h: the plain figures a queue store call hands its caller
- * (qstore.h) and the reply readers fill (qstore_reply.h): a queue's
- * configuration hash, its figures, a tick's work. No functions, so both
- * sides include it without including each other.
+ * figures.h: the plain figures the store fills and the model reads: a
+ * queue's configuration hash, its figures, a tick's work, the console's
+ * room, a report's rows. No functions: the store (qstore.h, qstore_reply.h)
+ * fills them and src/model makes answers of them, and neither includes the
+ * other.
  */
-#ifndef WR_QSTORE_TYPES_H
-#define WR_QSTORE_TYPES_H
+#ifndef WR_FIGURES_H
+#define WR_FIGURES_H
 
 #include <stddef.h>
 
 #include "eta.h"
+#include "report_row.h"
 
 #define SHOW_NTOTALS 7		/* joined .. removed, noshows */
 #define SHOW_NWAIT 17		/* admin_show's wait: w0..w15, w_sum */
@@ -132,6 +134,23 @@ struct room_sample {
 struct room_series {
 	size_t n;
 	struct room_sample *samples;	/* oldest first */
+};
+
+/* A queue's report (report_read.lua): its minute rows and its draw. */
+/* A drawn queue's record (draw_show.lua's, once drawn); strings owned. */
+struct report_draw {
+	char *seed, *commit, *beacon, *order_sha256;
+	long long entrants, drawn_at, ms;
+};
+
+struct report_data {
+	long long now_ms, from, to;	/* from, to: unix s, as taken */
+	int has_base, has_live;
+	struct report_row base, live;
+	struct report_row *rows;	/* oldest first */
+	size_t n;
+	int drawn;
+	struct report_draw draw;
 };
 
 #endif

@@ -16,7 +16,7 @@
 
 #include <jansson.h>
 
-#include "qstore_room.h"
+#include "figures.h"
 
 #define ROOM_RING 64		/* samples a rate remembers, one a read */
 #define ROOM_MISSING_MS 1800	/* a report older than this: missing */

@@ -16,7 +16,7 @@ report_row_parse(const char *text, struct report_row *row)
 	for (int i = 0; i < REPORT_WORDS; i++) {
 		if (i > 0 && *p++ != ' ')
 			return -1;
-		if (i == HISTORY_ROW_ERROR_MAX_MS && *p == 'n') {
+		if (i == ROW_ERROR_MAX_MS && *p == 'n') {
 			row->has_error_max = 0;
 			row->v[i] = REPORT_NONE;
 			p++;
