@@ -15,17 +15,17 @@
 #include "text.h"
 
 struct api_call *
-api_call_new(struct app *app, struct evhttp_request *req, const char *queue,
+api_call_new(struct api *api, struct evhttp_request *req, const char *queue,
     const char *token)
 {
 	struct api_call *c = calloc(1, sizeof *c);
 
 	if (c == NULL) {
-		http_send_error(app->http, req, 500, "internal",
+		http_send_error(api->http, req, 500, "internal",
 		    "out of memory");
 		return NULL;
 	}
-	c->app = app, c->req = req;
+	c->api = api, c->req = req;
 	text_copy(c->queue, sizeof c->queue, queue);
 	if (token)
 		text_copy(c->token, sizeof c->token, token);
@@ -36,7 +36,7 @@ int
 api_call_sent(struct api_call *c, int rc)
 {
 	if (rc == -1) {
-		http_send_result(c->app->http, c->req, c->queue,
+		http_send_result(c->api->http, c->req, c->queue,
 		    RESULT_UNAVAILABLE);
 		free(c);
 		return -1;
@@ -48,49 +48,49 @@ api_call_sent(struct api_call *c, int rc)
 void
 api_send_result(struct api_call *c, enum result r)
 {
-	http_send_result(c->app->http, c->req, c->queue, r);
+	http_send_result(c->api->http, c->req, c->queue, r);
 }
 
 void
-api_send_verdict(struct app *app, struct evhttp_request *req,
+api_send_verdict(struct api *api, struct evhttp_request *req,
     struct verdict *v)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
 
 	if (v->code == NULL)
-		http_send_empty(app->http, req, v->status);
+		http_send_empty(api->http, req, v->status);
 	else {
 		if (v->retry_after)
 			evhttp_add_header(out, "Retry-After", v->retry_after);
-		http_send_text(app->http, req, v->status, verdict_body(v));
+		http_send_text(api->http, req, v->status, verdict_body(v));
 	}
 	verdict_clear(v);
 }
 
 void
-api_pass_attach(struct app *app, struct token_status *st, char *buf)
+api_pass_attach(struct api *api, struct token_status *st, char *buf)
 {
-	if (pass_attach(app->passkeys, st, (long long)time(NULL), buf) == -1)
+	if (pass_attach(api_passkeys(api), st, (long long)time(NULL), buf) == -1)
 		log_error("event=pass_sign_failed queue=%s", st->queue);
 }
 
 void
-api_pass_cookie(struct app *app, struct evhttp_request *req,
+api_pass_cookie(struct api *api, struct evhttp_request *req,
     const struct token_status *st)
 {
-	api_pass_cookie_as(app, req, st, "Set-Cookie");
+	api_pass_cookie_as(api, req, st, "Set-Cookie");
 }
 
 void
-api_pass_cookie_as(struct app *app, struct evhttp_request *req,
+api_pass_cookie_as(struct api *api, struct evhttp_request *req,
     const struct token_status *st, const char *header)
 {
 	char buf[PASS_MAX + 512];
 
 	if (st->pass == NULL || cookie_set(buf, sizeof buf,
-	    app->conf->pass_cookie, st->pass,
+	    api_conf(api)->pass_cookie, st->pass,
 	    st->active_until - (long long)time(NULL),
-	    app->conf->pass_cookie_domain, app->conf->pass_cookie_secure) == -1)
+	    api_conf(api)->pass_cookie_domain, api_conf(api)->pass_cookie_secure) == -1)
 		return;
 	evhttp_add_header(evhttp_request_get_output_headers(req), header,
 	    buf);
@@ -98,11 +98,11 @@ api_pass_cookie_as(struct app *app, struct evhttp_request *req,
 
 /* An ended session: this process knows at once, others from Redis. */
 void
-api_session_ended(struct app *app, const char *queue, const char *token)
+api_session_ended(struct api *api, const char *queue, const char *token)
 {
 	static const struct revoke_facts ended = { 1, 0 };
 
-	revoke_put(app->revoke, queue, token, &ended,
+	revoke_put(api->revoke, queue, token, &ended,
 	    (long long)time(NULL) * 1000);
 }
 
@@ -113,8 +113,8 @@ api_token_removed(struct api_call *c, enum result r, int was_active)
 		api_send_result(c, r);
 	else {
 		if (was_active)
-			api_session_ended(c->app, c->queue, c->token);
-		http_send_empty(c->app->http, c->req, 204);
+			api_session_ended(c->api, c->queue, c->token);
+		http_send_empty(c->api->http, c->req, 204);
 	}
 	free(c);
 }
@@ -142,14 +142,14 @@ figures_done(enum result r, const struct queue_figures *f, size_t n,
 }
 
 int
-api_figures(struct app *app, const char *const *names, size_t n,
+api_figures(struct api *api, const char *const *names, size_t n,
     api_figures_cb *cb, void *arg)
 {
 	const char *known[API_SHOW_MAX];
 	struct figures_call *fc;
 
 	if (names == NULL) {
-		n = admission_names(app->admission, known, API_SHOW_MAX);
+		n = admission_names(api->admission, known, API_SHOW_MAX);
 		names = known;
 	}
 	fc = calloc(1, sizeof *fc + (n ? n : 1) * sizeof fc->copies[0]);
@@ -163,7 +163,7 @@ api_figures(struct app *app, const char *const *names, size_t n,
 		text_copy(fc->copies[i], sizeof fc->copies[i], names[i]);
 		fc->names[i] = fc->copies[i];
 	}
-	if (qstore_show(app->qstore, fc->names, n, figures_done, fc) == -1) {
+	if (qstore_show(api->qstore, fc->names, n, figures_done, fc) == -1) {
 		free(fc->names);
 		free(fc);
 		return -1;

@@ -4,15 +4,15 @@
  * body size http.c and dispatch.c have already checked, and the client's
  * address as dispatch.c resolved it (the peer, or X-Forwarded-For behind
  * trusted_proxies). The handler owns what it allocates for the request
- * and answers it exactly once (http_reply.h), with app->http, the server
+ * and answers it exactly once (http_reply.h), with api->http, the server
  * that took it in.
  */
 #ifndef WR_API_H
 #define WR_API_H
 
+#include <event2/event.h>
 #include <event2/http.h>
 
-#include "app.h"
 #include "clientaddr.h"
 #include "conf.h"
 #include "pass.h"
@@ -23,7 +23,62 @@
 #include "standing.h"
 #include "verdict.h"
 
-typedef void api_handler(struct app *app, struct evhttp_request *req,
+struct admission;
+struct challenge_key;
+struct join_batch;
+struct http;
+struct pages;
+struct passkeys;
+struct ratelimit;
+struct renewals;
+struct revoke;
+struct room_feed;
+struct store;
+struct streams;
+
+/*
+ * What the endpoints read: the parts below them, which the daemon makes
+ * and gives here (daemon/app.h holds one), and the two facts of the
+ * process's life the daemon sets. Every pointer is borrowed.
+ */
+struct api {
+	struct event_base *base;
+	struct conf *const *conf;	/* the one in force: a reload replaces *conf */
+	struct store *store;		/* the Redis command connection */
+	struct qstore *qstore;		/* every script call, typed */
+	struct join_batch *join_batch;	/* joins waiting for the end of a pass */
+	struct http *http;		/* the server: every answer goes through it */
+	struct admission *admission;	/* the ticks: notices, proofs of work */
+	struct streams *streams;
+	struct challenge_key *challenge;	/* the proofs of work's key */
+	const struct pages *pages;	/* the waiting page's templates */
+	/* The pass keys in force (*passkeys NULL: passes are off). */
+	const struct passkeys *const *passkeys;
+	struct revoke *revoke;		/* recent answers about passes */
+	struct renewals *renewals;	/* recent renewals of sessions */
+	struct ratelimit *ratelimit;	/* join_rate_per_ip */
+	struct room_feed *feed;		/* the console's feeds (api_room_new) */
+	int worker;			/* -1: the single process */
+	int draining;			/* shutting down: /readyz says 503 */
+	int written;			/* the file's queues are in Redis: until
+					 * then /readyz says 503 starting */
+};
+
+/* The configuration in force. */
+static inline const struct conf *
+api_conf(const struct api *api)
+{
+	return *api->conf;
+}
+
+/* The pass keys in force; NULL: passes are off. */
+static inline const struct passkeys *
+api_passkeys(const struct api *api)
+{
+	return *api->passkeys;
+}
+
+typedef void api_handler(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client);
 
 #define ROUTE(id, pattern, methods, name, handler) api_handler handler;
@@ -32,14 +87,14 @@ typedef void api_handler(struct app *app, struct evhttp_request *req,
 
 /* A request waiting for the queue store: the handler's, freed by it. */
 struct api_call {
-	struct app *app;
+	struct api *api;
 	struct evhttp_request *req;
 	char queue[CONF_QUEUE_ID_MAX + 1];
 	char token[37];
 };
 
 /* A new call for queue (and token, or NULL); NULL after answering 500. */
-struct api_call *api_call_new(struct app *app, struct evhttp_request *req,
+struct api_call *api_call_new(struct api *api, struct evhttp_request *req,
     const char *queue, const char *token);
 /*
  * rc is what the qstore call for c returned: on -1 answer 503 and free c
@@ -49,11 +104,11 @@ int api_call_sent(struct api_call *c, int rc);
 /* Answer c's request as result.h says for r (an error, for the API). */
 void api_send_result(struct api_call *c, enum result r);
 /* Answer req with the refusal of a guard (verdict.h), and clear it. */
-void api_send_verdict(struct app *app, struct evhttp_request *req,
+void api_send_verdict(struct api *api, struct evhttp_request *req,
     struct verdict *v);
 
 /* Publish this worker's streams and reconnects for /metrics (each second). */
-void api_metrics_publish(struct app *app);
+void api_metrics_publish(struct api *api);
 
 /*
  * The console (api_room.c): its feeds and this process's report. Each
@@ -61,9 +116,9 @@ void api_metrics_publish(struct app *app);
  * the process stops, forget its report. Stop ends every feed (before
  * store_free); free after http_free.
  */
-struct room_feed *api_room_new(struct app *app);
-void api_room_second(struct app *app);
-void api_room_leave(struct app *app);
+struct room_feed *api_room_new(struct api *api);
+void api_room_second(struct api *api);
+void api_room_leave(struct api *api);
 void api_room_stop(struct room_feed *f);
 void api_room_free(struct room_feed *f);
 struct metrics;
@@ -72,7 +127,7 @@ struct mshare_live;
  * The streams and reconnects of every worker (fresh for this one), and in
  * m, unless NULL, their counters added up. Valid until the next call.
  */
-const struct mshare_live *api_live_total(struct app *app, struct metrics *m);
+const struct mshare_live *api_live_total(struct api *api, struct metrics *m);
 
 /*
  * The figures (admin_show.lua) of names, or of every queue this instance
@@ -82,19 +137,19 @@ const struct mshare_live *api_live_total(struct app *app, struct metrics *m);
 struct queue_figures;
 typedef void api_figures_cb(enum result r, const char *const *names,
     const struct queue_figures *f, size_t n, void *arg);
-int api_figures(struct app *app, const char *const *names, size_t n,
+int api_figures(struct api *api, const char *const *names, size_t n,
     api_figures_cb *cb, void *arg);
 
 /*
  * Entry passes: sign the pass of an active status into buf (PASS_MAX
  * bytes) and point st->pass at it; nothing when passes are off.
  */
-void api_pass_attach(struct app *app, struct token_status *st, char *buf);
+void api_pass_attach(struct api *api, struct token_status *st, char *buf);
 /* Set-Cookie with the pass of st, when it has one. */
-void api_pass_cookie(struct app *app, struct evhttp_request *req,
+void api_pass_cookie(struct api *api, struct evhttp_request *req,
     const struct token_status *st);
 /* The same cookie in another header (for nginx: X-Waitroom-Set-Cookie). */
-void api_pass_cookie_as(struct app *app, struct evhttp_request *req,
+void api_pass_cookie_as(struct api *api, struct evhttp_request *req,
     const struct token_status *st, const char *header);
 
 /*
@@ -102,10 +157,10 @@ void api_pass_cookie_as(struct app *app, struct evhttp_request *req,
  * v, which the handler sends. None answers, or touches Redis.
  */
 /* The browser-origin rule: 403 forbidden_origin. */
-int api_join_origin(struct app *app, struct evhttp_request *req,
+int api_join_origin(struct api *api, struct evhttp_request *req,
     struct verdict *v);
 /* join_rate_per_ip for client: 429 rate_limited with Retry-After. */
-int api_join_rate(struct app *app, const char *client, struct verdict *v);
+int api_join_rate(struct api *api, const char *client, struct verdict *v);
 
 /* A join's proof of work, once checked: the use it spends in Redis. */
 struct api_proof {
@@ -120,13 +175,13 @@ struct api_proof {
  * challenge_failed or challenge_expired (or 503 while the key is not
  * read yet).
  */
-int api_join_proof(struct app *app, const char *queue, const char *challenge,
+int api_join_proof(struct api *api, const char *queue, const char *challenge,
     const char *nonce, struct api_proof *p, struct verdict *v);
 /* A join whose challenge was used already (RESULT_USED): 403, into v. */
-void api_join_used(struct app *app, const char *queue, struct verdict *v);
+void api_join_used(struct api *api, const char *queue, struct verdict *v);
 
 /* Tell this process's pass cache that token's session ended. */
-void api_session_ended(struct app *app, const char *queue,
+void api_session_ended(struct api *api, const char *queue,
     const char *token);
 /*
  * The answer to a leave or a kick (qstore_end): r's error, or 204 with

@@ -40,13 +40,13 @@ list_done(enum result r, const char *const *names,
 		free(c);
 		return;
 	}
-	live = api_live_total(c->app, NULL);
+	live = api_live_total(c->api, NULL);
 	queues = json_array();
 	for (size_t i = 0; i < n; i++)
 		if (f[i].exists)
 			json_array_append_new(queues, admin_view_queue(&f[i],
 			    names[i], mshare_queue_streams(live, names[i])));
-	http_send_json(c->app->http, c->req, 200, json_pack("{s:o}", "queues",
+	http_send_json(c->api->http, c->req, 200, json_pack("{s:o}", "queues",
 	    queues));
 	free(c);
 }
@@ -62,29 +62,29 @@ show_done(enum result r, const char *const *names,
 	if (r != RESULT_OK)
 		api_send_result(c, r);
 	else
-		http_send_json(c->app->http, c->req, 200,
+		http_send_json(c->api->http, c->req, 200,
 		    admin_view_queue(&f[0], names[0], mshare_queue_streams(
-		    api_live_total(c->app, NULL), names[0])));
+		    api_live_total(c->api, NULL), names[0])));
 	free(c);
 }
 
 /* GET /v1/admin/queues/{q}, or the list when queue is NULL. */
 static void
-admin_show(struct app *app, struct evhttp_request *req, const char *queue)
+admin_show(struct api *api, struct evhttp_request *req, const char *queue)
 {
 	const char *names[1] = { queue };
-	struct api_call *c = api_call_new(app, req, queue ? queue : "", NULL);
+	struct api_call *c = api_call_new(api, req, queue ? queue : "", NULL);
 
 	if (c != NULL)
-		api_call_sent(c, api_figures(app, queue ? names : NULL,
+		api_call_sent(c, api_figures(api, queue ? names : NULL,
 		    queue ? 1 : 0, queue ? show_done : list_done, c));
 }
 
 void
-api_admin_list(struct app *app, struct evhttp_request *req,
+api_admin_list(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
-	admin_show(app, req, NULL);
+	admin_show(api, req, NULL);
 }
 
 /* ---- PUT --------------------------------------------------------------- */
@@ -114,7 +114,7 @@ put_bad_schedule(struct api_call *c, const struct qschedule_fault *f)
 	    pre ? 0 : (long)f->value, err, sizeof err) == NULL)
 		snprintf(err, sizeof err, "key '%s': out of order with "
 		    "opens_at", f->field);
-	put_refuse(c->app->http, c->req, f->field, err);
+	put_refuse(c->api->http, c->req, f->field, err);
 }
 
 static void
@@ -131,9 +131,9 @@ put_done(enum result r, const struct qconfig *config,
 	else {
 		log_info("event=admin action=%s queue=%s", created ? "create" :
 		    "update", c->queue);
-		if (admission_add(c->app->admission, c->queue) == -1)
+		if (admission_add(c->api->admission, c->queue) == -1)
 			log_error("event=tick_start_failed queue=%s", c->queue);
-		http_send_json(c->app->http, c->req, created ? 201 : 200,
+		http_send_json(c->api->http, c->req, created ? 201 : 200,
 		    json_pack("{s:s,s:s,s:o}", "queue", c->queue, "result",
 		    created ? "created" : "updated", "config",
 		    admin_view_config(config)));
@@ -222,7 +222,7 @@ put_body(struct http *h, struct evhttp_request *req, struct queue_conf *q,
 }
 
 static void
-admin_put(struct app *app, struct evhttp_request *req, const char *queue,
+admin_put(struct api *api, struct evhttp_request *req, const char *queue,
     const char *admin)
 {
 	struct put_args a = { .n = 0 };
@@ -233,17 +233,17 @@ admin_put(struct app *app, struct evhttp_request *req, const char *queue,
 	json_t *doc = NULL;
 
 	conf_queue_init(&q, queue);
-	if (put_body(app->http, req, &q, &a, &doc) == -1)
+	if (put_body(api->http, req, &q, &a, &doc) == -1)
 		goto done;
 	/* Kept only when the PUT gives the queue its first schedule. */
 	if (ticket_new_seed(seed, commit) == -1) {
-		http_send_error(app->http, req, 500, "internal", "no random "
+		http_send_error(api->http, req, 500, "internal", "no random "
 		    "bytes for a seed");
 		goto done;
 	}
 	p = (struct qs_put){ a.pairs, a.n, &q, seed, commit, admin };
-	if ((c = api_call_new(app, req, queue, NULL)) != NULL)
-		api_call_sent(c, qstore_put(app->qstore, queue, &p, put_done,
+	if ((c = api_call_new(api, req, queue, NULL)) != NULL)
+		api_call_sent(c, qstore_put(api->qstore, queue, &p, put_done,
 		    c));
 done:
 	explicit_bzero(seed, sizeof seed);
@@ -264,25 +264,25 @@ drop_done(enum result r, void *arg)
 		api_send_result(c, r);
 	else {
 		log_info("event=admin action=drop queue=%s", c->queue);
-		admission_remove(c->app->admission, c->queue);
+		admission_remove(c->api->admission, c->queue);
 		/* Its passes: the next check asks Redis, which refuses them. */
-		revoke_forget(c->app->revoke, c->queue);
-		http_send_empty(c->app->http, c->req, 204);
+		revoke_forget(c->api->revoke, c->queue);
+		http_send_empty(c->api->http, c->req, 204);
 	}
 	free(c);
 }
 
 void
-api_admin_queue(struct app *app, struct evhttp_request *req,
+api_admin_queue(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct api_call *c;
 
 	if (m->method == RM_PUT)
-		admin_put(app, req, m->queue, m->admin);
+		admin_put(api, req, m->queue, m->admin);
 	else if (m->method == RM_GET)
-		admin_show(app, req, m->queue);
-	else if ((c = api_call_new(app, req, m->queue, NULL)) != NULL)
-		api_call_sent(c, qstore_drop(app->qstore, c->queue, m->admin,
+		admin_show(api, req, m->queue);
+	else if ((c = api_call_new(api, req, m->queue, NULL)) != NULL)
+		api_call_sent(c, qstore_drop(api->qstore, c->queue, m->admin,
 		    drop_done, c));
 }

@@ -40,7 +40,7 @@ state_done(enum result r, const char *before, const char *after, void *arg)
 	else {
 		log_info("event=admin action=state queue=%s from=%s to=%s",
 		    c->queue, before, after);
-		http_send_json(c->app->http, c->req, 200,
+		http_send_json(c->api->http, c->req, 200,
 		    json_pack("{s:s,s:s,s:s}", "queue", c->queue, "state",
 		    after, "previous", before));
 	}
@@ -48,7 +48,7 @@ state_done(enum result r, const char *before, const char *after, void *arg)
 }
 
 void
-api_admin_state(struct app *app, struct evhttp_request *req,
+api_admin_state(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct api_call *c;
@@ -59,8 +59,8 @@ api_admin_state(struct app *app, struct evhttp_request *req,
 		i++;
 	st = (struct qs_state){ verbs[i].to, verbs[i].from, verbs[i].verb,
 	    m->admin };
-	if ((c = api_call_new(app, req, m->queue, NULL)) != NULL)
-		api_call_sent(c, qstore_state(app->qstore, c->queue, &st,
+	if ((c = api_call_new(api, req, m->queue, NULL)) != NULL)
+		api_call_sent(c, qstore_state(api->qstore, c->queue, &st,
 		    state_done, c));
 }
 
@@ -82,14 +82,14 @@ promote_done(enum result r, const char *const *tokens, size_t n, void *arg)
 		json_array_append_new(list, json_string(tokens[i]));
 	log_info("event=admin action=promote queue=%s admitted=%zu", c->queue,
 	    n);
-	http_send_json(c->app->http, c->req, 200, json_pack("{s:s,s:I,s:o}",
+	http_send_json(c->api->http, c->req, 200, json_pack("{s:s,s:I,s:o}",
 	    "queue", c->queue, "admitted", (json_int_t)n, "tokens", list));
 	free(c);
 }
 
 /* {"count": N}: N, or -1 after answering 400. */
 static long
-promote_count(struct app *app, struct evhttp_request *req)
+promote_count(struct api *api, struct evhttp_request *req)
 {
 	struct evbuffer *in = evhttp_request_get_input_buffer(req);
 	size_t len = evbuffer_get_length(in);
@@ -100,7 +100,7 @@ promote_count(struct app *app, struct evhttp_request *req)
 	doc = len == 0 ? json_null() : json_loadb((const char *)
 	    evbuffer_pullup(in, -1), len, JSON_REJECT_DUPLICATES, &jerr);
 	if (doc == NULL) {
-		http_send_error(app->http, req, 400, "bad_json", "the body is "
+		http_send_error(api->http, req, 400, "bad_json", "the body is "
 		    "not valid JSON: %s (line %d)", jerr.text, jerr.line);
 		return -1;
 	}
@@ -110,7 +110,7 @@ promote_count(struct app *app, struct evhttp_request *req)
 	    json_integer_value(n) <= PROMOTE_MAX)
 		count = (long)json_integer_value(n);
 	else
-		http_send_error(app->http, req, 400, "bad_request", "the body "
+		http_send_error(api->http, req, 400, "bad_request", "the body "
 		    "is {\"count\": N}, N an integer from 1 to %d",
 		    PROMOTE_MAX);
 	json_decref(doc);
@@ -118,16 +118,16 @@ promote_count(struct app *app, struct evhttp_request *req)
 }
 
 void
-api_admin_promote(struct app *app, struct evhttp_request *req,
+api_admin_promote(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct api_call *c;
 	long count;
 
-	if ((count = promote_count(app, req)) == -1 ||
-	    (c = api_call_new(app, req, m->queue, NULL)) == NULL)
+	if ((count = promote_count(api, req)) == -1 ||
+	    (c = api_call_new(api, req, m->queue, NULL)) == NULL)
 		return;
-	api_call_sent(c, qstore_promote(app->qstore, c->queue, count,
+	api_call_sent(c, qstore_promote(api->qstore, c->queue, count,
 	    m->admin, promote_done, c));
 }
 
@@ -147,14 +147,14 @@ kick_done(enum result r, int was_active, void *arg)
 }
 
 void
-api_admin_kick(struct app *app, struct evhttp_request *req,
+api_admin_kick(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
-	struct api_call *c = api_call_new(app, req, m->queue, m->token);
+	struct api_call *c = api_call_new(api, req, m->queue, m->token);
 	char ticket[TICKET_LEN + 1];
 
 	ticket_of(m->token, ticket);
 	if (c != NULL)
-		api_call_sent(c, qstore_kick(app->qstore, c->queue, c->token,
+		api_call_sent(c, qstore_kick(api->qstore, c->queue, c->token,
 		    ticket, m->admin, kick_done, c));
 }

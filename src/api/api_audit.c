@@ -38,7 +38,7 @@ audit_limit(const char *s)
 
 /* The query into a: 0, or -1 after answering 400. */
 static int
-audit_args(struct app *app, struct evhttp_request *req,
+audit_args(struct api *api, struct evhttp_request *req,
     struct evkeyvalq *q, struct audit_args *a)
 {
 	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
@@ -60,12 +60,12 @@ audit_args(struct app *app, struct evhttp_request *req,
 	if (limit != NULL && (a->limit = audit_limit(limit)) == -1)
 		goto bad;
 	if (a->queue != NULL && !valid_queue_id(a->queue)) {
-		http_send_bad_queue(app->http, req);
+		http_send_bad_queue(api->http, req);
 		return -1;
 	}
 	return 0;
 bad:
-	http_send_error(app->http, req, 400, "bad_request", "the query is "
+	http_send_error(api->http, req, 400, "bad_request", "the query is "
 	    "?queue=NAME&limit=N, each at most once, N from 1 to %d",
 	    AUDIT_LIMIT_MAX);
 	return -1;
@@ -92,22 +92,22 @@ audit_done(enum result r, const char *const *list, size_t n, void *arg)
 		else
 			json_decref(e);
 	}
-	http_send_json(c->app->http, c->req, 200, json_pack("{s:o}",
+	http_send_json(c->api->http, c->req, 200, json_pack("{s:o}",
 	    "entries", entries));
 	free(c);
 }
 
 void
-api_admin_audit(struct app *app, struct evhttp_request *req,
+api_admin_audit(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct evkeyvalq q = { NULL, NULL };
 	struct audit_args a;
 	struct api_call *c;
 
-	if (audit_args(app, req, &q, &a) == 0 &&
-	    (c = api_call_new(app, req, a.queue ? a.queue : "", NULL)) != NULL)
-		api_call_sent(c, qstore_trail(app->qstore, a.queue, a.limit,
+	if (audit_args(api, req, &q, &a) == 0 &&
+	    (c = api_call_new(api, req, a.queue ? a.queue : "", NULL)) != NULL)
+		api_call_sent(c, qstore_trail(api->qstore, a.queue, a.limit,
 		    audit_done, c));
 	evhttp_clear_headers(&q);
 }

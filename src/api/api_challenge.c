@@ -40,7 +40,7 @@
  * 0; counted and logged as a refusal. -1.
  */
 static int
-refuse(struct app *app, const char *queue, enum metrics_pow_refusal why,
+refuse(struct api *api, const char *queue, enum metrics_pow_refusal why,
     const char *code, const char *message, int fresh_bits, long ttl,
     struct verdict *v)
 {
@@ -48,26 +48,26 @@ refuse(struct app *app, const char *queue, enum metrics_pow_refusal why,
 	log_debug("event=join_refused queue=%s reason=%s", queue, code);
 	verdict_refuse(v, 403, code, "%s", message);
 	if (fresh_bits >= 0)
-		verdict_add(v, "challenge", challenge_new(app, queue,
+		verdict_add(v, "challenge", challenge_new(api->challenge, queue,
 		    fresh_bits, ttl));
 	return -1;
 }
 
 /* A solved challenge of fewer bits than the queue asks now: a fresh one. */
 static int
-too_easy(struct app *app, const char *queue, int had, int bits, long ttl,
+too_easy(struct api *api, const char *queue, int had, int bits, long ttl,
     struct verdict *v)
 {
 	char msg[160];
 
 	snprintf(msg, sizeof msg, "the challenge asks %d bits and this line "
 	    "asks %d now: solve the one given here", had, bits);
-	return refuse(app, queue, MPOW_TOO_EASY, "challenge_too_easy", msg,
+	return refuse(api, queue, MPOW_TOO_EASY, "challenge_too_easy", msg,
 	    bits, ttl, v);
 }
 
 int
-api_join_proof(struct app *app, const char *queue, const char *challenge,
+api_join_proof(struct api *api, const char *queue, const char *challenge,
     const char *nonce, struct api_proof *p, struct verdict *v)
 {
 	struct pow_challenge c;
@@ -75,30 +75,30 @@ api_join_proof(struct app *app, const char *queue, const char *challenge,
 	long ttl;
 
 	p->has_use = 0;
-	if (admission_pow(app->admission, queue, &bits, &ttl) == -1 ||
+	if (admission_pow(api->admission, queue, &bits, &ttl) == -1 ||
 	    bits < 0)
 		return 0;	/* no such queue (yet), or no challenge */
 	if (challenge == NULL && bits == 0)
 		return 0;	/* calm: no work asked */
-	if (!app->pow_key_ok)
+	if (!challenge_key_ok(api->challenge))
 		return verdict_result(v, RESULT_UNAVAILABLE, NULL);
 	if (challenge == NULL)
-		return refuse(app, queue, MPOW_REQUIRED, "challenge_required",
+		return refuse(api, queue, MPOW_REQUIRED, "challenge_required",
 		    "this line asks for a proof of work at the moment, which "
 		    "the waiting page solves by itself: solve the challenge "
 		    "given here (doc/api.md, \"Proof of work\") and join again "
 		    "with \"challenge\" and \"nonce\"", bits, ttl, v);
-	switch (challenge_check(app, queue, challenge, nonce, &c)) {
+	switch (challenge_check(api->challenge, queue, challenge, nonce, &c)) {
 	case POW_OK:
 		if (!pow_enough(c.bits, bits))
-			return too_easy(app, queue, c.bits, bits, ttl, v);
+			return too_easy(api, queue, c.bits, bits, ttl, v);
 		break;
 	case POW_EXPIRED:
-		return refuse(app, queue, MPOW_EXPIRED, "challenge_expired",
+		return refuse(api, queue, MPOW_EXPIRED, "challenge_expired",
 		    "the challenge has expired: solve the one given here",
 		    bits, ttl, v);
 	default:
-		return refuse(app, queue, MPOW_FAILED, "challenge_failed",
+		return refuse(api, queue, MPOW_FAILED, "challenge_failed",
 		    "the nonce does not solve the challenge, or the challenge "
 		    "is not one this queue issued", -1, 0, v);
 	}
@@ -110,15 +110,15 @@ api_join_proof(struct app *app, const char *queue, const char *challenge,
 }
 
 void
-api_join_used(struct app *app, const char *queue, struct verdict *v)
+api_join_used(struct api *api, const char *queue, struct verdict *v)
 {
-	refuse(app, queue, MPOW_USED, "challenge_used", "this challenge was "
+	refuse(api, queue, MPOW_USED, "challenge_used", "this challenge was "
 	    "used for a join already: each buys one join; fetch a new one",
 	    -1, 0, v);
 }
 
 void
-api_challenge(struct app *app, struct evhttp_request *req,
+api_challenge(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	json_t *ch;
@@ -126,14 +126,14 @@ api_challenge(struct app *app, struct evhttp_request *req,
 	long ttl;
 
 	(void)client;
-	if (admission_pow(app->admission, m->queue, &bits, &ttl) == -1) {
-		http_send_result(app->http, req, m->queue, RESULT_NO_QUEUE);
+	if (admission_pow(api->admission, m->queue, &bits, &ttl) == -1) {
+		http_send_result(api->http, req, m->queue, RESULT_NO_QUEUE);
 		return;
 	}
-	if ((ch = challenge_new(app, m->queue, bits < 0 ? 0 : bits, ttl)) ==
+	if ((ch = challenge_new(api->challenge, m->queue, bits < 0 ? 0 : bits, ttl)) ==
 	    NULL) {
-		http_send_unavailable(app->http, req);
+		http_send_unavailable(api->http, req);
 		return;
 	}
-	http_send_json(app->http, req, 200, ch);
+	http_send_json(api->http, req, 200, ch);
 }

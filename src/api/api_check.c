@@ -36,7 +36,7 @@
 #include "validate.h"
 
 struct check_call {
-	struct app *app;
+	struct api *api;
 	struct evhttp_request *req;
 	struct pass_claims c;
 };
@@ -51,17 +51,17 @@ check_now_ms(void)
 }
 
 static void
-check_deny(struct app *app, struct evhttp_request *req,
+check_deny(struct api *api, struct evhttp_request *req,
     enum pass_verdict v)
 {
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "WWW-Authenticate", "Bearer realm=\"waitroom\"");
-	http_send_error(app->http, req, 401, "unauthorized", "%s",
+	http_send_error(api->http, req, 401, "unauthorized", "%s",
 	    pass_verdict_text(v));
 }
 
 static void
-check_allow(struct app *app, struct evhttp_request *req,
+check_allow(struct api *api, struct evhttp_request *req,
     const struct pass_claims *c)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
@@ -71,7 +71,7 @@ check_allow(struct app *app, struct evhttp_request *req,
 	evhttp_add_header(out, "X-Waitroom-Queue", c->queue);
 	evhttp_add_header(out, "X-Waitroom-Token", c->token);
 	evhttp_add_header(out, "X-Waitroom-Expires", exp);
-	http_send_empty(app->http, req, 204);
+	http_send_empty(api->http, req, 204);
 }
 
 /*
@@ -81,7 +81,7 @@ check_allow(struct app *app, struct evhttp_request *req,
  * nginx's auth_request_set hands to add_header Set-Cookie.
  */
 static void
-check_fresh_pass(struct app *app, struct evhttp_request *req,
+check_fresh_pass(struct api *api, struct evhttp_request *req,
     struct pass_claims *c, long long end)
 {
 	long long now = check_now_ms() / 1000;
@@ -92,11 +92,11 @@ check_fresh_pass(struct app *app, struct evhttp_request *req,
 	if (end <= c->exp)
 		return;
 	if ((c->exp - now) * 2 < c->exp - c->iat) {
-		api_pass_attach(app, &st, buf);
+		api_pass_attach(api, &st, buf);
 		if (st.pass != NULL) {
 			evhttp_add_header(evhttp_request_get_output_headers(req),
 			    "X-Waitroom-Pass", st.pass);
-			api_pass_cookie_as(app, req, &st,
+			api_pass_cookie_as(api, req, &st,
 			    "X-Waitroom-Set-Cookie");
 		}
 	}
@@ -104,7 +104,7 @@ check_fresh_pass(struct app *app, struct evhttp_request *req,
 }
 
 struct renew_call {
-	struct app *app;
+	struct api *api;
 	struct evhttp_request *req;
 	struct pass_claims c;
 };
@@ -116,60 +116,60 @@ check_renew_done(enum result r, const struct renewal *rn, void *arg)
 
 	if (r == RESULT_OK || r == RESULT_GONE) {
 		/* gone: the pass alone decides until it expires */
-		renewals_put(k->app->renewals, k->c.queue, k->c.token, rn,
+		renewals_put(k->api->renewals, k->c.queue, k->c.token, rn,
 		    check_now_ms());
 		if (r == RESULT_OK && !rn->renews)
-			renewals_put_fixed(k->app->renewals, k->c.queue,
+			renewals_put_fixed(k->api->renewals, k->c.queue,
 			    check_now_ms());
 		if (rn->renews)
-			check_fresh_pass(k->app, k->req, &k->c,
+			check_fresh_pass(k->api, k->req, &k->c,
 			    rn->expiry_ms / 1000);
 	}
-	check_allow(k->app, k->req, &k->c);
+	check_allow(k->api, k->req, &k->c);
 	free(k);
 }
 
 /* A pass in good standing: its session slides on (renew = yes). */
 static void
-check_renew(struct app *app, struct evhttp_request *req,
+check_renew(struct api *api, struct evhttp_request *req,
     const struct pass_claims *c)
 {
 	struct renew_call *k;
 	struct renewal rn;
 	struct pass_claims fresh = *c;
 
-	if (renewals_fixed(app->renewals, c->queue, check_now_ms())) {
-		check_allow(app, req, c);
+	if (renewals_fixed(api->renewals, c->queue, check_now_ms())) {
+		check_allow(api, req, c);
 		return;
 	}
-	if (renewals_get(app->renewals, c->queue, c->token, check_now_ms(),
+	if (renewals_get(api->renewals, c->queue, c->token, check_now_ms(),
 	    &rn)) {
 		if (rn.renews)
-			check_fresh_pass(app, req, &fresh, rn.expiry_ms / 1000);
-		check_allow(app, req, &fresh);
+			check_fresh_pass(api, req, &fresh, rn.expiry_ms / 1000);
+		check_allow(api, req, &fresh);
 		return;
 	}
 	if ((k = calloc(1, sizeof *k)) == NULL) {
-		check_allow(app, req, c);
+		check_allow(api, req, c);
 		return;
 	}
-	k->app = app, k->req = req, k->c = *c;
-	if (qstore_renew(app->qstore, c->queue, c->token, check_renew_done,
+	k->api = api, k->req = req, k->c = *c;
+	if (qstore_renew(api->qstore, c->queue, c->token, check_renew_done,
 	    k) == -1) {
-		check_allow(app, req, c);
+		check_allow(api, req, c);
 		free(k);
 	}
 }
 
 /* 204 for PASS_OK (renewing the session), else 401 saying why. */
 static void
-check_answer(struct app *app, struct evhttp_request *req,
+check_answer(struct api *api, struct evhttp_request *req,
     enum pass_verdict v, const struct pass_claims *c)
 {
 	if (v == PASS_OK)
-		check_renew(app, req, c);
+		check_renew(api, req, c);
 	else
-		check_deny(app, req, v);
+		check_deny(api, req, v);
 }
 
 static void
@@ -184,41 +184,41 @@ check_lookup_done(enum result r, const struct revoke_facts *f, void *arg)
 		    k->c.queue);
 		f = &unknown;
 	}
-	revoke_put(k->app->revoke, k->c.queue, k->c.token, f, check_now_ms());
-	check_answer(k->app, k->req, revoke_verdict(f, k->c.iat), &k->c);
+	revoke_put(k->api->revoke, k->c.queue, k->c.token, f, check_now_ms());
+	check_answer(k->api, k->req, revoke_verdict(f, k->c.iat), &k->c);
 	free(k);
 }
 
 /* A valid pass: has its session been ended, or its queue dropped? */
 static void
-check_refusals(struct app *app, struct evhttp_request *req,
+check_refusals(struct api *api, struct evhttp_request *req,
     const struct pass_claims *c)
 {
 	struct check_call *k;
-	int known = revoke_get(app->revoke, c->queue, c->token, c->iat,
+	int known = revoke_get(api->revoke, c->queue, c->token, c->iat,
 	    check_now_ms());
 
 	if (known >= 0) {
-		check_answer(app, req, (enum pass_verdict)known, c);
+		check_answer(api, req, (enum pass_verdict)known, c);
 		return;
 	}
 	if ((k = calloc(1, sizeof *k)) == NULL) {
-		http_send_error(app->http, req, 500, "internal",
+		http_send_error(api->http, req, 500, "internal",
 		    "out of memory");
 		return;
 	}
-	k->app = app, k->req = req, k->c = *c;
-	if (qstore_lookup(app->qstore, c->queue, c->token, check_lookup_done,
+	k->api = api, k->req = req, k->c = *c;
+	if (qstore_lookup(api->qstore, c->queue, c->token, check_lookup_done,
 	    k) == -1) {
 		/* Not connected: the signature is all we can go by. */
-		check_allow(app, req, c);
+		check_allow(api, req, c);
 		free(k);
 	}
 }
 
 /* The pass: Authorization: Bearer first, else the pass cookie. */
 static int
-check_find_pass(struct app *app, struct evhttp_request *req,
+check_find_pass(struct api *api, struct evhttp_request *req,
     const char **pass, size_t *len)
 {
 	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
@@ -231,14 +231,14 @@ check_find_pass(struct app *app, struct evhttp_request *req,
 	}
 	for (struct evkeyval *h = in->tqh_first; h; h = h->next.tqe_next)
 		if (strcasecmp(h->key, "Cookie") == 0 && cookie_find(h->value,
-		    app->conf->pass_cookie, pass, len) == 0)
+		    api_conf(api)->pass_cookie, pass, len) == 0)
 			return 0;
 	return -1;
 }
 
 /* ?queue=q: 0 and *queue (NULL when absent), or -1 after answering 400. */
 static int
-check_queue_arg(struct app *app, struct evhttp_request *req,
+check_queue_arg(struct api *api, struct evhttp_request *req,
     struct evkeyvalq *q, const char **queue)
 {
 	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
@@ -248,20 +248,20 @@ check_queue_arg(struct app *app, struct evhttp_request *req,
 	if (query == NULL)
 		return 0;
 	if (evhttp_parse_query_str(query, q) == -1) {
-		http_send_error(app->http, req, 400, "bad_request", "malformed "
+		http_send_error(api->http, req, 400, "bad_request", "malformed "
 		    "query string (accepted: ?queue=NAME)");
 		return -1;
 	}
 	*queue = evhttp_find_header(q, "queue");
 	if (*queue && !valid_queue_id(*queue)) {
-		http_send_bad_queue(app->http, req);
+		http_send_bad_queue(api->http, req);
 		return -1;
 	}
 	return 0;
 }
 
 void
-api_check(struct app *app, struct evhttp_request *req,
+api_check(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct evkeyvalq q = { NULL, NULL };
@@ -270,20 +270,20 @@ api_check(struct app *app, struct evhttp_request *req,
 	enum pass_verdict v;
 	size_t len = 0;
 
-	if (check_queue_arg(app, req, &q, &queue) == -1)
+	if (check_queue_arg(api, req, &q, &queue) == -1)
 		goto done;
-	if (app->passkeys == NULL) {
-		http_send_error(app->http, req, 401, "unauthorized", "entry "
+	if (api_passkeys(api) == NULL) {
+		http_send_error(api->http, req, 401, "unauthorized", "entry "
 		    "passes are off: this server has no pass_key_file");
 		goto done;
 	}
-	check_find_pass(app, req, &pass, &len);
-	v = pass_verify(app->passkeys, pass ? pass : "", len,
+	check_find_pass(api, req, &pass, &len);
+	v = pass_verify(api_passkeys(api), pass ? pass : "", len,
 	    check_now_ms() / 1000, queue, &c);
 	if (v != PASS_OK)
-		check_deny(app, req, v);
+		check_deny(api, req, v);
 	else
-		check_refusals(app, req, &c);
+		check_refusals(api, req, &c);
 done:
 	evhttp_clear_headers(&q);
 }

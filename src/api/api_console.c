@@ -36,33 +36,33 @@ console_lang(struct evhttp_request *req)
 }
 
 void
-api_console(struct app *app, struct evhttp_request *req,
+api_console(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	size_t len;
-	char *html = console_render(pages_console(app->pages),
+	char *html = console_render(pages_console(api->pages),
 	    console_lang(req), &len);
 
 	if (html == NULL) {
-		http_send_error(app->http, req, 500, "internal",
+		http_send_error(api->http, req, 500, "internal",
 		    "out of memory");
 		return;
 	}
-	http_send_console(app->http, req, "text/html; charset=utf-8", html,
+	http_send_console(api->http, req, "text/html; charset=utf-8", html,
 	    len);
 	free(html);
 }
 
 void
-api_console_asset(struct app *app, struct evhttp_request *req,
+api_console_asset(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	const struct page_file *f = console_file(m->file);
 
 	if (f == NULL) {
-		http_send_error(app->http, req, 404, "not_found",
+		http_send_error(api->http, req, 404, "not_found",
 		    "no such path");
 		return;
 	}
-	http_send_console(app->http, req, f->type, f->body, f->len);
+	http_send_console(api->http, req, f->type, f->body, f->len);
 }

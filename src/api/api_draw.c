@@ -49,18 +49,18 @@ show_done(enum result r, const struct qs_draw_view *v, void *arg)
 		    json_string(v->order_sha256));
 		json_object_set_new(j, "draw_ms", json_integer(v->ms));
 	}
-	http_send_json(c->app->http, c->req, 200, j);
+	http_send_json(c->api->http, c->req, 200, j);
 	free(c);
 }
 
 void
-api_draw(struct app *app, struct evhttp_request *req,
+api_draw(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
-	struct api_call *c = api_call_new(app, req, m->queue, NULL);
+	struct api_call *c = api_call_new(api, req, m->queue, NULL);
 
 	if (c != NULL)
-		api_call_sent(c, qstore_draw_show(app->qstore, c->queue,
+		api_call_sent(c, qstore_draw_show(api->qstore, c->queue,
 		    show_done, c));
 }
 
@@ -87,7 +87,7 @@ order_forget(struct order *o)
 	    evhttp_request_get_connection(o->call.req);
 
 	if (evcon)
-		http_set_closecb(o->call.app->http, evcon, NULL, NULL);
+		http_set_closecb(o->call.api->http, evcon, NULL, NULL);
 }
 
 /* End the answer; a short one (cut) tells the client by the connection
@@ -158,7 +158,7 @@ static void
 order_read(struct order *o)
 {
 	o->inflight = 1;
-	if (qstore_draw_order(o->call.app->qstore, o->call.queue, o->piece,
+	if (qstore_draw_order(o->call.api->qstore, o->call.queue, o->piece,
 	    order_piece, o) == -1) {
 		o->inflight = 0;
 		order_end(o, 1);
@@ -170,7 +170,7 @@ order_start(enum result r, const struct qs_draw_view *v, void *arg)
 {
 	struct order *o = arg;
 	struct evhttp_request *req = o->call.req;
-	struct app *app = o->call.app;
+	struct api *api = o->call.api;
 
 	if (r != RESULT_OK) {
 		api_send_result(&o->call, r);
@@ -178,7 +178,7 @@ order_start(enum result r, const struct qs_draw_view *v, void *arg)
 		return;
 	}
 	if (strcmp(v->state, "drawn") != 0) {
-		http_send_error(app->http, req, 409, "draw_not_done",
+		http_send_error(api->http, req, 409, "draw_not_done",
 		    "the draw of queue '%s' is not done yet (state %s)",
 		    o->call.queue, v->state);
 		free(o);
@@ -188,7 +188,7 @@ order_start(enum result r, const struct qs_draw_view *v, void *arg)
 	    "Content-Type", "text/plain; charset=us-ascii");
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "X-Order-SHA256", v->order_sha256);
-	http_observe(app->http, req, 200);
+	http_observe(api->http, req, 200);
 	evhttp_send_reply_start(req, 200, "OK");
 	if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
 		/* The head alone: evhttp sends no piece after HEAD. */
@@ -196,27 +196,27 @@ order_start(enum result r, const struct qs_draw_view *v, void *arg)
 		free(o);
 		return;
 	}
-	http_set_closecb(app->http, evhttp_request_get_connection(req),
+	http_set_closecb(api->http, evhttp_request_get_connection(req),
 	    order_closed, o);
 	order_read(o);
 }
 
 void
-api_draw_order(struct app *app, struct evhttp_request *req,
+api_draw_order(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct order *o = calloc(1, sizeof *o);
 
 	if (o == NULL) {
-		http_send_error(app->http, req, 500, "internal",
+		http_send_error(api->http, req, 500, "internal",
 		    "out of memory");
 		return;
 	}
-	o->call.app = app, o->call.req = req;
+	o->call.api = api, o->call.req = req;
 	snprintf(o->call.queue, sizeof o->call.queue, "%s", m->queue);
-	if (qstore_draw_show(app->qstore, o->call.queue, order_start,
+	if (qstore_draw_show(api->qstore, o->call.queue, order_start,
 	    o) == -1) {
-		http_send_unavailable(app->http, req);
+		http_send_unavailable(api->http, req);
 		free(o);
 		return;
 	}
@@ -234,7 +234,7 @@ beacon_done(enum result r, void *arg)
 		api_send_result(c, r);
 	else {
 		log_info("event=admin action=beacon queue=%s", c->queue);
-		http_send_json(c->app->http, c->req, 200, json_pack("{s:s,s:s}",
+		http_send_json(c->api->http, c->req, 200, json_pack("{s:s,s:s}",
 		    "queue", c->queue, "result", "taken"));
 	}
 	free(c);
@@ -242,7 +242,7 @@ beacon_done(enum result r, void *arg)
 
 /* {"beacon": "<hex>"}: the beacon's bytes as hex, 1 to 256 of them. */
 static const char *
-beacon_body(struct app *app, struct evhttp_request *req, json_t **doc)
+beacon_body(struct api *api, struct evhttp_request *req, json_t **doc)
 {
 	struct evbuffer *in = evhttp_request_get_input_buffer(req);
 	size_t len = evbuffer_get_length(in);
@@ -253,14 +253,14 @@ beacon_body(struct app *app, struct evhttp_request *req, json_t **doc)
 	*doc = len ? json_loadb((const char *)evbuffer_pullup(in, -1), len,
 	    JSON_REJECT_DUPLICATES, &jerr) : NULL;
 	if (*doc == NULL) {
-		http_send_error(app->http, req, 400, "bad_json", "the body is "
+		http_send_error(api->http, req, 400, "bad_json", "the body is "
 		    "the JSON object {\"beacon\": \"<hex>\"}");
 		return NULL;
 	}
 	if (!json_is_object(*doc) || json_object_size(*doc) != 1 ||
 	    (hex = json_string_value(json_object_get(*doc, "beacon"))) ==
 	    NULL || hex[0] == '\0' || hex_decode(hex, raw, sizeof raw) < 1) {
-		http_send_error(app->http, req, 400, "bad_request",
+		http_send_error(api->http, req, 400, "bad_request",
 		    "the body is {\"beacon\": \"<hex>\"}, the announced "
 		    "round's value as 2 to %d hex digits",
 		    2 * TICKET_BEACON_MAX);
@@ -270,7 +270,7 @@ beacon_body(struct app *app, struct evhttp_request *req, json_t **doc)
 }
 
 void
-api_admin_draw(struct app *app, struct evhttp_request *req,
+api_admin_draw(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct api_call *c;
@@ -278,15 +278,15 @@ api_admin_draw(struct app *app, struct evhttp_request *req,
 	char lower[2 * TICKET_BEACON_MAX + 1];
 	json_t *doc = NULL;
 
-	if ((hex = beacon_body(app, req, &doc)) != NULL &&
-	    (c = api_call_new(app, req, m->queue, NULL)) != NULL) {
+	if ((hex = beacon_body(api, req, &doc)) != NULL &&
+	    (c = api_call_new(api, req, m->queue, NULL)) != NULL) {
 		size_t i;
 
 		for (i = 0; hex[i]; i++)
 			lower[i] = (char)(hex[i] >= 'A' && hex[i] <= 'F' ?
 			    hex[i] - 'A' + 'a' : hex[i]);
 		lower[i] = '\0';
-		api_call_sent(c, qstore_draw_beacon(app->qstore, c->queue,
+		api_call_sent(c, qstore_draw_beacon(api->qstore, c->queue,
 		    lower, m->admin, beacon_done, c));
 	}
 	json_decref(doc);

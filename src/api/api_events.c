@@ -34,15 +34,15 @@ events_entered(struct api_call *c, const struct standing *s,
 	char *data, pass[PASS_MAX];
 
 	st.id = (uint32_t)last_id;
-	standing_status(s, c->queue, c->app->conf->push_interval, &ts);
-	ts.notice = admission_notice(c->app->admission, c->queue, NULL);
-	api_pass_attach(c->app, &ts, pass);
-	sse_open(&st, c->app->http, c->req, c->app->conf->push_interval * 1000,
+	standing_status(s, c->queue, api_conf(c->api)->push_interval, &ts);
+	ts.notice = admission_notice(c->api->admission, c->queue, NULL);
+	api_pass_attach(c->api, &ts, pass);
+	sse_open(&st, c->api->http, c->req, api_conf(c->api)->push_interval * 1000,
 	    30, NULL);
 	if ((data = reply_status_text(&ts)) != NULL)
 		sse_event(&st, "entered", data, (size_t)-1);
 	free(data);
-	sse_end(&st, c->app->http);
+	sse_end(&st, c->api->http);
 }
 
 /* HEAD: the head that the stream would start with, and no stream. */
@@ -51,9 +51,9 @@ events_head(struct api_call *c)
 {
 	struct stream st = { 0 };
 
-	sse_open(&st, c->app->http, c->req, c->app->conf->push_interval * 1000,
+	sse_open(&st, c->api->http, c->req, api_conf(c->api)->push_interval * 1000,
 	    30, NULL);
-	sse_end(&st, c->app->http);
+	sse_end(&st, c->api->http);
 }
 
 static void
@@ -63,16 +63,16 @@ events_done(enum result r, const struct standing *s, void *arg)
 	struct api_call *c = &e->call;
 
 	if (r != RESULT_OK) {
-		streams_unreserve(c->app->streams, e->slot);
+		streams_unreserve(c->api->streams, e->slot);
 		api_send_result(c, r);
 	} else if (evhttp_request_get_command(c->req) == EVHTTP_REQ_HEAD) {
-		streams_unreserve(c->app->streams, e->slot);
+		streams_unreserve(c->api->streams, e->slot);
 		events_head(c);
 	} else if (s->active) {
-		streams_unreserve(c->app->streams, e->slot);
+		streams_unreserve(c->api->streams, e->slot);
 		events_entered(c, s, e->last_id);
 	} else
-		streams_start(c->app->streams, c->req, c->queue, c->token, s,
+		streams_start(c->api->streams, c->req, c->queue, c->token, s,
 		    e->last_id, e->slot);
 	free(e);
 }
@@ -94,48 +94,48 @@ events_last_id(struct evhttp_request *req)
 }
 
 static int
-events_reserve(struct app *app, struct evhttp_request *req,
+events_reserve(struct api *api, struct evhttp_request *req,
     const char *client, struct ipslot **slot)
 {
-	int rc = streams_reserve(app->streams, client, slot);
+	int rc = streams_reserve(api->streams, client, slot);
 
 	if (rc == 0)
 		return 0;
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "Retry-After", "5");
 	if (rc == 429)
-		http_send_error(app->http, req, 429, "rate_limited", "too many "
+		http_send_error(api->http, req, 429, "rate_limited", "too many "
 		    "open streams from this address");
 	else
-		http_send_error(app->http, req, 503, "too_many_streams", "this "
+		http_send_error(api->http, req, 503, "too_many_streams", "this "
 		    "server holds as many streams as it may; try again "
 		    "shortly");
 	return -1;
 }
 
 void
-api_events(struct app *app, struct evhttp_request *req,
+api_events(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct events_call *e = calloc(1, sizeof *e);
 
 	if (e == NULL) {
-		http_send_error(app->http, req, 500, "internal",
+		http_send_error(api->http, req, 500, "internal",
 		    "out of memory");
 		return;
 	}
-	if (events_reserve(app, req, client, &e->slot) == -1) {
+	if (events_reserve(api, req, client, &e->slot) == -1) {
 		free(e);
 		return;
 	}
-	e->call.app = app, e->call.req = req;
+	e->call.api = api, e->call.req = req;
 	e->last_id = events_last_id(req);
 	strcpy(e->call.queue, m->queue);
 	strcpy(e->call.token, m->token);
 	/* No http_await: the answer may be a stream. */
-	if (qstore_status(app->qstore, m->queue, m->token, events_done,
+	if (qstore_status(api->qstore, m->queue, m->token, events_done,
 	    e) == -1) {
-		streams_unreserve(app->streams, e->slot);
+		streams_unreserve(api->streams, e->slot);
 		api_send_result(&e->call, RESULT_UNAVAILABLE);
 		free(e);
 	}

@@ -12,48 +12,48 @@
 #include "store.h"
 
 void
-api_healthz(struct app *app, struct evhttp_request *req,
+api_healthz(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
-	http_send_json(app->http, req, 200, json_pack("{s:s}", "status", "ok"));
+	http_send_json(api->http, req, 200, json_pack("{s:s}", "status", "ok"));
 }
 
 /* 503 with Retry-After, code and why. */
 static void
-not_ready(struct app *app, struct evhttp_request *req, const char *retry,
+not_ready(struct api *api, struct evhttp_request *req, const char *retry,
     const char *code, const char *why)
 {
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "Retry-After", retry);
-	http_send_error(app->http, req, 503, code, "%s", why);
+	http_send_error(api->http, req, 503, code, "%s", why);
 }
 
 void
-api_readyz(struct app *app, struct evhttp_request *req,
+api_readyz(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
-	if (app->draining)
-		not_ready(app, req, "1", "draining", "this instance is "
+	if (api->draining)
+		not_ready(api, req, "1", "draining", "this instance is "
 		    "shutting down; send new visitors elsewhere");
-	else if (store_is_readonly(app->store))
-		not_ready(app, req, "1", "store_readonly", "the Redis reached "
+	else if (store_is_readonly(api->store))
+		not_ready(api, req, "1", "store_readonly", "the Redis reached "
 		    "is not a writable master (a replica, or a failover under "
 		    "way)");
-	else if (!store_is_ready(app->store))
-		http_send_unavailable(app->http, req);
-	else if (!app->written)
-		not_ready(app, req, "1", "starting", "this instance is writing "
+	else if (!store_is_ready(api->store))
+		http_send_unavailable(api->http, req);
+	else if (!api->written)
+		not_ready(api, req, "1", "starting", "this instance is writing "
 		    "its configured queues into Redis");
-	else if (store_replicas_short(app->store))
-		not_ready(app, req, "1", "store_replicas", "fewer Redis "
+	else if (store_replicas_short(api->store))
+		not_ready(api, req, "1", "store_replicas", "fewer Redis "
 		    "replicas confirm writes than redis_wait_replicas asks "
 		    "(a replica down, or a new master without one yet): "
 		    "every join would be refused");
-	else if (qstore_full(app->qstore))
-		not_ready(app, req, "5", "store_full", "Redis is at maxmemory "
+	else if (qstore_full(api->qstore))
+		not_ready(api, req, "5", "store_full", "Redis is at maxmemory "
 		    "and refuses writes: no joins or admissions until it has "
 		    "room");
 	else
-		http_send_json(app->http, req, 200, json_pack("{s:s}", "status",
+		http_send_json(api->http, req, 200, json_pack("{s:s}", "status",
 		    "ready"));
 }

@@ -17,13 +17,13 @@
 #include "ratelimit.h"
 
 int
-api_join_origin(struct app *app, struct evhttp_request *req,
+api_join_origin(struct api *api, struct evhttp_request *req,
     struct verdict *v)
 {
 	struct evkeyvalq *in = evhttp_request_get_input_headers(req);
 	const char *origin = evhttp_find_header(in, "Origin");
 
-	if (origin_allowed(app->conf->cors_origins, origin,
+	if (origin_allowed(api_conf(api)->cors_origins, origin,
 	    evhttp_find_header(in, "Sec-Fetch-Site"),
 	    evhttp_find_header(in, "Host")))
 		return 0;
@@ -33,20 +33,20 @@ api_join_origin(struct app *app, struct evhttp_request *req,
 }
 
 int
-api_join_rate(struct app *app, const char *client, struct verdict *v)
+api_join_rate(struct api *api, const char *client, struct verdict *v)
 {
 	struct timeval tv;
 	long wait;
 
-	if (app->ratelimit == NULL || app->conf->join_rate_per_ip <= 0)
+	if (api->ratelimit == NULL || api_conf(api)->join_rate_per_ip <= 0)
 		return 0;
 	gettimeofday(&tv, NULL);
-	wait = ratelimit_take(app->ratelimit, client,
+	wait = ratelimit_take(api->ratelimit, client,
 	    (long long)tv.tv_sec * 1000 + tv.tv_usec / 1000);
 	if (wait == 0)
 		return 0;
 	log_debug("event=join_rate_limited addr=%s", client);
 	verdict_retry_after(v, wait);
 	return verdict_refuse(v, 429, "rate_limited", "too many joins from "
-	    "this address: at most %ld a second", app->conf->join_rate_per_ip);
+	    "this address: at most %ld a second", api_conf(api)->join_rate_per_ip);
 }

@@ -32,20 +32,20 @@ static struct mshare_live total;
 
 /* This process's live figures, where the other workers can read them. */
 void
-api_metrics_publish(struct app *app)
+api_metrics_publish(struct api *api)
 {
 	const char *name;
 	size_t i, streams;
 
-	live.streams = streams_count(app->streams);
-	live.connections = http_connections(app->http);
-	live.streams_max = streams_max(app->streams);
-	live.reconnects_commands = store_reconnects(app->store);
-	live.reconnects_subscriber = streams_reconnects(app->streams);
-	live.store_full = qstore_full(app->qstore);
-	live.store_replicas_short = store_is_ready(app->store) &&
-	    store_replicas_short(app->store);
-	for (i = 0; i < MSHARE_QUEUES && streams_queue_at(app->streams, i,
+	live.streams = streams_count(api->streams);
+	live.connections = http_connections(api->http);
+	live.streams_max = streams_max(api->streams);
+	live.reconnects_commands = store_reconnects(api->store);
+	live.reconnects_subscriber = streams_reconnects(api->streams);
+	live.store_full = qstore_full(api->qstore);
+	live.store_replicas_short = store_is_ready(api->store) &&
+	    store_replicas_short(api->store);
+	for (i = 0; i < MSHARE_QUEUES && streams_queue_at(api->streams, i,
 	    &name, &streams) == 0; i++) {
 		snprintf(live.queues[i].name, sizeof live.queues[i].name, "%s",
 		    name);
@@ -56,15 +56,15 @@ api_metrics_publish(struct app *app)
 }
 
 const struct mshare_live *
-api_live_total(struct app *app, struct metrics *m)
+api_live_total(struct api *api, struct metrics *m)
 {
-	api_metrics_publish(app);
+	api_metrics_publish(api);
 	mshare_total(m, &total);
 	return &total;
 }
 
 static void
-metrics_send(struct app *app, struct evhttp_request *req,
+metrics_send(struct api *api, struct evhttp_request *req,
     struct metrics_queue *qs, size_t n)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
@@ -73,13 +73,13 @@ metrics_send(struct app *app, struct evhttp_request *req,
 	struct strbuf b = { 0 };
 	struct evbuffer *buf;
 
-	api_live_total(app, &m);
+	api_live_total(api, &m);
 	p.streams = total.streams;
 	p.connections = total.connections;
 	p.streams_max = total.streams_max;
 	p.reconnects_commands = total.reconnects_commands;
 	p.reconnects_subscriber = total.reconnects_subscriber;
-	p.draining = app->draining;
+	p.draining = api->draining;
 	p.store_full = total.store_full;
 	p.store_replicas_short = total.store_replicas_short;
 	p.route_name = route_name;
@@ -88,7 +88,7 @@ metrics_send(struct app *app, struct evhttp_request *req,
 	metrics_format(&b, &m, &p, qs, n);
 	if (b.oom || (buf = evbuffer_new()) == NULL) {
 		strbuf_free(&b);
-		http_send_error(app->http, req, 500, "internal",
+		http_send_error(api->http, req, 500, "internal",
 		    "out of memory");
 		return;
 	}
@@ -97,7 +97,7 @@ metrics_send(struct app *app, struct evhttp_request *req,
 	evhttp_add_header(out, "Content-Type", "text/plain; version=0.0.4; "
 	    "charset=utf-8");
 	evhttp_add_header(out, "Cache-Control", "no-store");
-	http_observe(app->http, req, 200);
+	http_observe(api->http, req, 200);
 	http_reply(req, 200, buf);
 	evbuffer_free(buf);
 }
@@ -132,27 +132,27 @@ metrics_done(enum result r, const char *const *names,
 		memcpy(q->totals, f[i].totals, sizeof q->totals);
 		memcpy(q->wait, f[i].wait, sizeof q->wait);
 		q->eta_new = f[i].eta_new;
-		if (admission_pow(c->app->admission, q->name, &q->pow_bits,
+		if (admission_pow(c->api->admission, q->name, &q->pow_bits,
 		    &ttl) == -1)
 			q->pow_bits = -1;
 		k++;
 	}
-	metrics_send(c->app, c->req, qs, k);
+	metrics_send(c->api, c->req, qs, k);
 	free(qs);
 	free(c);
 }
 
 void
-api_metrics(struct app *app, struct evhttp_request *req,
+api_metrics(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct api_call *c;
 
 	/* Without Redis, the process's own figures still tell what is wrong. */
-	if (!store_is_ready(app->store)) {
-		metrics_send(app, req, NULL, 0);
+	if (!store_is_ready(api->store)) {
+		metrics_send(api, req, NULL, 0);
 		return;
 	}
-	if ((c = api_call_new(app, req, "", NULL)) != NULL)
-		api_call_sent(c, api_figures(app, NULL, 0, metrics_done, c));
+	if ((c = api_call_new(api, req, "", NULL)) != NULL)
+		api_call_sent(c, api_figures(api, NULL, 0, metrics_done, c));
 }

@@ -38,7 +38,7 @@ notice_chars(const char *s)
 
 /* {"text": "..."}: its text (a copy), or NULL after answering 400. */
 static char *
-notice_text(struct app *app, struct evhttp_request *req)
+notice_text(struct api *api, struct evhttp_request *req)
 {
 	struct evbuffer *in = evhttp_request_get_input_buffer(req);
 	size_t len = evbuffer_get_length(in);
@@ -50,7 +50,7 @@ notice_text(struct app *app, struct evhttp_request *req)
 	doc = json_loadb((const char *)evbuffer_pullup(in, -1), len,
 	    JSON_REJECT_DUPLICATES, &jerr);
 	if (doc == NULL) {
-		http_send_error(app->http, req, 400, "bad_json", "the body is "
+		http_send_error(api->http, req, 400, "bad_json", "the body is "
 		    "not valid JSON: %s (line %d)", jerr.text, jerr.line);
 		return NULL;
 	}
@@ -60,7 +60,7 @@ notice_text(struct app *app, struct evhttp_request *req)
 	    n <= NOTICE_CHARS_MAX)
 		text = strdup(json_string_value(t));
 	else
-		http_send_error(app->http, req, 400, "bad_request", "the body "
+		http_send_error(api->http, req, 400, "bad_request", "the body "
 		    "is {\"text\": \"...\"}, 1 to %d characters, none a "
 		    "control character", NOTICE_CHARS_MAX);
 	json_decref(doc);
@@ -77,8 +77,8 @@ notice_done(enum result r, const char *before, const char *after, void *arg)
 	else {
 		log_info("event=admin action=notice queue=%s set=%d",
 		    c->queue, after[0] != '\0');
-		admission_notice_set(c->app->admission, c->queue, after);
-		http_send_json(c->app->http, c->req, 200,
+		admission_notice_set(c->api->admission, c->queue, after);
+		http_send_json(c->api->http, c->req, 200,
 		    json_pack("{s:s,s:s?}", "queue", c->queue, "notice",
 		    after[0] ? after : NULL));
 	}
@@ -86,17 +86,17 @@ notice_done(enum result r, const char *before, const char *after, void *arg)
 }
 
 void
-api_admin_notice(struct app *app, struct evhttp_request *req,
+api_admin_notice(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct api_call *c;
 	char *text = NULL;
 
 	if (evhttp_request_get_command(req) == EVHTTP_REQ_PUT &&
-	    (text = notice_text(app, req)) == NULL)
+	    (text = notice_text(api, req)) == NULL)
 		return;
-	if ((c = api_call_new(app, req, m->queue, NULL)) != NULL)
-		api_call_sent(c, qstore_notice(app->qstore, c->queue,
+	if ((c = api_call_new(api, req, m->queue, NULL)) != NULL)
+		api_call_sent(c, qstore_notice(api->qstore, c->queue,
 		    text ? text : "", m->admin, notice_done, c));
 	free(text);
 }
@@ -108,7 +108,7 @@ api_admin_notice(struct app *app, struct evhttp_request *req,
 
 /* {"minutes": N} or {"seconds": N}: the seconds, or -1 after a 400. */
 static long
-fail_open_seconds(struct app *app, struct evhttp_request *req)
+fail_open_seconds(struct api *api, struct evhttp_request *req)
 {
 	struct evbuffer *in = evhttp_request_get_input_buffer(req);
 	json_error_t jerr;
@@ -118,7 +118,7 @@ fail_open_seconds(struct app *app, struct evhttp_request *req)
 	doc = json_loadb((const char *)evbuffer_pullup(in, -1),
 	    evbuffer_get_length(in), JSON_REJECT_DUPLICATES, &jerr);
 	if (doc == NULL) {
-		http_send_error(app->http, req, 400, "bad_json", "the body is "
+		http_send_error(api->http, req, 400, "bad_json", "the body is "
 		    "not valid JSON: %s (line %d)", jerr.text, jerr.line);
 		return -1;
 	}
@@ -134,7 +134,7 @@ fail_open_seconds(struct app *app, struct evhttp_request *req)
 			secs = (long)json_integer_value(s);
 	}
 	if (secs == -1)
-		http_send_error(app->http, req, 400, "bad_request", "the body "
+		http_send_error(api->http, req, 400, "bad_request", "the body "
 		    "is {\"minutes\": N}, N an integer from 1 to %d (or "
 		    "{\"seconds\": N}, from %d)", FAIL_OPEN_MINUTES_MAX,
 		    FAIL_OPEN_SECONDS_MIN);
@@ -153,30 +153,30 @@ fail_open_done(enum result r, const char *mode, long long until,
 	else if (until > 0) {
 		log_info("event=admin action=fail_open queue=%s until=%lld "
 		    "previous=%s", c->queue, until, previous);
-		http_send_json(c->app->http, c->req, 200,
+		http_send_json(c->api->http, c->req, 200,
 		    json_pack("{s:s,s:s,s:I,s:s}", "queue", c->queue, "mode",
 		    mode, "until", (json_int_t)until, "previous_mode",
 		    previous));
 	} else {
 		log_info("event=admin action=fail_open_end queue=%s mode=%s",
 		    c->queue, mode);
-		http_send_json(c->app->http, c->req, 200,
+		http_send_json(c->api->http, c->req, 200,
 		    json_pack("{s:s,s:s}", "queue", c->queue, "mode", mode));
 	}
 	free(c);
 }
 
 void
-api_admin_fail_open(struct app *app, struct evhttp_request *req,
+api_admin_fail_open(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct api_call *c;
 	long secs = 0;
 
 	if (evhttp_request_get_command(req) == EVHTTP_REQ_POST &&
-	    (secs = fail_open_seconds(app, req)) == -1)
+	    (secs = fail_open_seconds(api, req)) == -1)
 		return;
-	if ((c = api_call_new(app, req, m->queue, NULL)) != NULL)
-		api_call_sent(c, qstore_fail_open(app->qstore, c->queue, secs,
+	if ((c = api_call_new(api, req, m->queue, NULL)) != NULL)
+		api_call_sent(c, qstore_fail_open(api->qstore, c->queue, secs,
 		    m->admin, fail_open_done, c));
 }

@@ -46,7 +46,7 @@ page_view_init(struct page_view *v, const struct page_call *p,
 	v->token = p->call.token;
 	v->position = v->waiting = v->eta = -1;
 	v->countdown = v->entrants = -1;
-	v->notice = admission_notice(p->call.app->admission, p->call.queue,
+	v->notice = admission_notice(p->call.api->admission, p->call.queue,
 	    NULL);
 }
 
@@ -54,14 +54,14 @@ static void
 page_send(struct page_call *p, int code, const struct page_view *v)
 {
 	size_t len;
-	char *html = pages_render(p->call.app->pages, p->call.queue, v, &len);
+	char *html = pages_render(p->call.api->pages, p->call.queue, v, &len);
 
 	if (html == NULL) {
-		http_send_error(p->call.app->http, p->call.req, 500, "internal",
+		http_send_error(p->call.api->http, p->call.req, 500, "internal",
 		    "out of memory");
 		return;
 	}
-	http_send_html(p->call.app->http, p->call.req, code, html, len);
+	http_send_html(p->call.api->http, p->call.req, code, html, len);
 	free(html);
 }
 
@@ -76,9 +76,9 @@ page_say(struct page_call *p, int code, const char *state)
 }
 
 static int
-page_refresh(const struct app *app)
+page_refresh(const struct api *api)
 {
-	long n = app->conf->push_interval;
+	long n = api_conf(api)->push_interval;
 
 	return n < PAGE_REFRESH_MIN ? PAGE_REFRESH_MIN : (int)n;
 }
@@ -96,7 +96,7 @@ page_result(struct page_call *p, enum result r)
 
 	page_view_init(&v, p, a->page_state);
 	if (r == RESULT_UNAVAILABLE || r == RESULT_ERROR)
-		v.refresh = page_refresh(p->call.app);
+		v.refresh = page_refresh(p->call.api);
 	if (a->retry_after)
 		evhttp_add_header(evhttp_request_get_output_headers(
 		    p->call.req), "Retry-After", a->retry_after);
@@ -105,12 +105,12 @@ page_result(struct page_call *p, enum result r)
 
 /* Does a join of queue need a proof of work now? */
 static int
-page_needs_work(const struct app *app, const char *queue)
+page_needs_work(const struct api *api, const char *queue)
 {
 	int bits;
 	long ttl;
 
-	return admission_pow(app->admission, queue, &bits, &ttl) == 0 &&
+	return admission_pow(api->admission, queue, &bits, &ttl) == 0 &&
 	    bits > 0;
 }
 
@@ -124,7 +124,7 @@ page_summary_done(enum result r, const struct standing *s, void *arg)
 		page_result(p, r);
 	else {
 		page_view_init(&v, p, s->q.state == STATE_CLOSED ? "closed" :
-		    page_needs_work(p->call.app, p->call.queue) ? "needs_js" :
+		    page_needs_work(p->call.api, p->call.queue) ? "needs_js" :
 		    "join");
 		v.waiting = s->waiting;
 		page_send(p, s->q.state == STATE_CLOSED ? 409 : 200, &v);
@@ -145,7 +145,7 @@ page_status_done(enum result r, const struct standing *s, void *arg)
 		free(p);
 		return;
 	}
-	standing_status(s, p->call.queue, p->call.app->conf->push_interval,
+	standing_status(s, p->call.queue, api_conf(p->call.api)->push_interval,
 	    &st);
 	page_view_init(&v, p, st.active ? "active" : st.prequeue ? "prequeue" :
 	    "waiting");
@@ -167,7 +167,7 @@ page_status_done(enum result r, const struct standing *s, void *arg)
 	} else {
 		v.position = st.position;
 		v.eta = st.eta_seconds;
-		v.refresh = (int)st.poll_after;	/* as an app would poll */
+		v.refresh = (int)st.poll_after;	/* as an api would poll */
 	}
 	page_send(p, 200, &v);
 	free(url);
@@ -190,7 +190,7 @@ page_joined(enum result r, const struct standing *s, void *arg)
 	    s->token, lang_code(p->lang));
 	evhttp_add_header(evhttp_request_get_output_headers(c->req),
 	    "Location", loc);
-	http_send_html(c->app->http, c->req, 303, "", 0);
+	http_send_html(c->api->http, c->req, 303, "", 0);
 	free(p);
 }
 
@@ -202,7 +202,7 @@ page_join(struct page_call *p)
 	uuid_generate_random(uu);
 	uuid_unparse_lower(uu, p->call.token);
 	http_await(p->call.req);
-	if (join_batch_add(p->call.app->join_batch, p->call.queue,
+	if (join_batch_add(p->call.api->join_batch, p->call.queue,
 	    p->call.token, NULL, NULL, page_joined, p) == -1) {
 		page_result(p, RESULT_ERROR);
 		free(p);
@@ -233,26 +233,26 @@ page_query(struct evhttp_request *req, struct page_call *p, int *bad_token)
 }
 
 void
-api_page(struct app *app, struct evhttp_request *req,
+api_page(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct page_call *p;
 	struct verdict v = { 0 };
 	int bad_token, rc;
 
-	if (m->method == RM_POST && api_join_origin(app, req, &v) == -1) {
-		api_send_verdict(app, req, &v);
+	if (m->method == RM_POST && api_join_origin(api, req, &v) == -1) {
+		api_send_verdict(api, req, &v);
 		return;
 	}
 	if ((p = calloc(1, sizeof *p)) == NULL) {
-		http_send_error(app->http, req, 500, "internal",
+		http_send_error(api->http, req, 500, "internal",
 		    "out of memory");
 		return;
 	}
-	p->call.app = app, p->call.req = req;
+	p->call.api = api, p->call.req = req;
 	strcpy(p->call.queue, m->queue);
 	page_query(req, p, &bad_token);
-	if (m->method == RM_POST && page_needs_work(app, m->queue)) {
+	if (m->method == RM_POST && page_needs_work(api, m->queue)) {
 		page_say(p, 403, "needs_js");
 		free(p);
 		return;
@@ -267,9 +267,9 @@ api_page(struct app *app, struct evhttp_request *req,
 		return;
 	}
 	rc = p->call.token[0] ?
-	    qstore_status(app->qstore, m->queue, p->call.token,
+	    qstore_status(api->qstore, m->queue, p->call.token,
 	    page_status_done, p) :
-	    qstore_summary(app->qstore, m->queue, page_summary_done, p);
+	    qstore_summary(api->qstore, m->queue, page_summary_done, p);
 	if (rc == -1) {
 		page_result(p, RESULT_UNAVAILABLE);
 		free(p);
@@ -279,7 +279,7 @@ api_page(struct app *app, struct evhttp_request *req,
 }
 
 void
-api_asset(struct app *app, struct evhttp_request *req,
+api_asset(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	const struct page_file *f = page_file(m->file);
@@ -290,9 +290,9 @@ api_asset(struct app *app, struct evhttp_request *req,
 	 */
 	if (f == NULL || strcmp(f->type, "text/html; charset=utf-8") == 0 ||
 	    console_file(m->file) != NULL) {
-		http_send_error(app->http, req, 404, "not_found",
+		http_send_error(api->http, req, 404, "not_found",
 		    "no such path");
 		return;
 	}
-	http_send_file(app->http, req, f->type, f->body, f->len);
+	http_send_file(api->http, req, f->type, f->body, f->len);
 }

@@ -36,7 +36,7 @@ report_time(const char *s, long long *out)
 /* The query into *from and *to (-1: not given): 0, or -1 after answering
  * 400 naming the parameter at fault. */
 static int
-report_args(struct app *app, struct evhttp_request *req, long long *from,
+report_args(struct api *api, struct evhttp_request *req, long long *from,
     long long *to)
 {
 	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
@@ -60,11 +60,11 @@ report_args(struct app *app, struct evhttp_request *req, long long *from,
 	if (bad == NULL)
 		return 0;
 	if (strcmp(bad, "query") == 0)
-		http_send_error(app->http, req, 400, "bad_request", "the query "
+		http_send_error(api->http, req, 400, "bad_request", "the query "
 		    "is ?from=T&to=T, each at most once, T unix seconds or "
 		    "RFC 3339 in UTC (2026-12-01T10:00:00Z)");
 	else
-		http_send_error(app->http, req, 400, "bad_request", "%s: %s",
+		http_send_error(api->http, req, 400, "bad_request", "%s: %s",
 		    bad, *from > *to && *to >= 0 ? "from is after to" :
 		    "a time is unix seconds or RFC 3339 in UTC "
 		    "(2026-12-01T10:00:00Z), from 1970 to 9999");
@@ -82,20 +82,20 @@ report_done(enum result r, const struct report_data *d, void *arg)
 		api_send_result(c, r);
 	} else if (rc->csv) {
 		if ((csv = report_csv(d)) == NULL)
-			http_send_error(c->app->http, c->req, 500, "internal",
+			http_send_error(c->api->http, c->req, 500, "internal",
 			    "out of memory");
 		else
-			http_send_csv(c->app->http, c->req, csv, strlen(csv));
+			http_send_csv(c->api->http, c->req, csv, strlen(csv));
 		free(csv);
 	} else {
-		http_send_json(c->app->http, c->req, 200, report_json(d,
+		http_send_json(c->api->http, c->req, 200, report_json(d,
 		    c->queue));
 	}
 	free(rc);
 }
 
 void
-api_admin_report(struct app *app, struct evhttp_request *req,
+api_admin_report(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct report_call *rc;
@@ -103,16 +103,16 @@ api_admin_report(struct app *app, struct evhttp_request *req,
 	long long from, to;
 
 	(void)client;
-	if (report_args(app, req, &from, &to) == -1 ||
-	    (c = api_call_new(app, req, m->queue, NULL)) == NULL)
+	if (report_args(api, req, &from, &to) == -1 ||
+	    (c = api_call_new(api, req, m->queue, NULL)) == NULL)
 		return;
 	if ((rc = realloc(c, sizeof *rc)) == NULL) {
-		http_send_error(app->http, req, 500, "internal",
+		http_send_error(api->http, req, 500, "internal",
 		    "out of memory");
 		free(c);
 		return;
 	}
 	rc->csv = m->id == ROUTE_ADMIN_REPORT_CSV;
-	api_call_sent(&rc->call, qstore_report(app->qstore, rc->call.queue,
+	api_call_sent(&rc->call, qstore_report(api->qstore, rc->call.queue,
 	    from, to, report_done, rc));
 }

@@ -57,7 +57,7 @@ struct feed {
 };
 
 struct room_feed {
-	struct app *app;
+	struct api *api;
 	struct feed *feeds;
 	size_t nfeeds;
 	struct room *room;
@@ -89,13 +89,13 @@ wall_ms(void)
 }
 
 struct room_feed *
-api_room_new(struct app *app)
+api_room_new(struct api *api)
 {
 	struct room_feed *f = calloc(1, sizeof *f);
 
 	if (f == NULL)
 		return NULL;
-	f->app = app;
+	f->api = api;
 	f->started = (long long)time(NULL);
 	if (gethostname(f->host, sizeof f->host) == -1)
 		snprintf(f->host, sizeof f->host, "localhost");
@@ -131,9 +131,9 @@ feed_close(struct feed *fd, const char *reason, enum feed_end how)
 	log_debug("event=feed_close reason=\"%s\"", reason);
 	feed_unlink(f, fd);
 	if (how == FEED_END)
-		sse_end(&fd->st, f->app->http);
+		sse_end(&fd->st, f->api->http);
 	else if (how == FEED_ABORT)
-		sse_abort(&fd->st, f->app->http);
+		sse_abort(&fd->st, f->api->http);
 	else
 		sse_gone(&fd->st);
 	if (!fd->history)
@@ -189,10 +189,10 @@ done:
 
 /* The queues this process ticks, copied with their proof of work. */
 static struct read_call *
-read_call_new(struct app *app)
+read_call_new(struct api *api)
 {
 	const char *known[4096];
-	size_t n = admission_names(app->admission, known, 4096);
+	size_t n = admission_names(api->admission, known, 4096);
 	struct read_call *rc = calloc(1, sizeof *rc);
 	long ttl;
 
@@ -209,7 +209,7 @@ read_call_new(struct app *app)
 	for (size_t i = 0; i < n; i++) {
 		snprintf(rc->copies[i], NAME_MAX_LEN, "%s", known[i]);
 		rc->names[i] = rc->copies[i];
-		if (admission_pow(app->admission, known[i], &rc->pow_bits[i],
+		if (admission_pow(api->admission, known[i], &rc->pow_bits[i],
 		    &ttl) == -1)
 			rc->pow_bits[i] = -1;
 	}
@@ -234,12 +234,12 @@ read_call_free(struct read_call *rc)
 static void
 feed_history(struct room_feed *f, struct feed *fd)
 {
-	struct read_call *rc = read_call_new(f->app);
+	struct read_call *rc = read_call_new(f->api);
 
-	if (rc != NULL && store_is_ready(f->app->store)) {
+	if (rc != NULL && store_is_ready(f->api->store)) {
 		rc->f = f, rc->fd = fd;
 		fd->history = 1;
-		if (qstore_room_history(f->app->qstore, rc->names, rc->n,
+		if (qstore_room_history(f->api->qstore, rc->names, rc->n,
 		    wall_ms() / 1000 - HISTORY_S, history_done, rc) == 0)
 			return;
 		fd->history = 0;
@@ -250,10 +250,10 @@ feed_history(struct room_feed *f, struct feed *fd)
 }
 
 void
-api_admin_events(struct app *app, struct evhttp_request *req,
+api_admin_events(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
-	struct room_feed *f = app->feed;
+	struct room_feed *f = api->feed;
 	struct feed *fd;
 
 	(void)m, (void)client;
@@ -261,19 +261,19 @@ api_admin_events(struct app *app, struct evhttp_request *req,
 		struct stream st = { 0 };
 
 		/* the head the feed would start with, and no feed */
-		sse_open(&st, app->http, req, FEED_RETRY_MS, FEED_TIMEOUT_S,
+		sse_open(&st, api->http, req, FEED_RETRY_MS, FEED_TIMEOUT_S,
 		    NULL);
-		sse_end(&st, app->http);
+		sse_end(&st, api->http);
 		return;
 	}
 	if (f == NULL || f->stopped || f->nfeeds >= FEEDS_MAX ||
 	    (fd = calloc(1, sizeof *fd)) == NULL) {
-		http_send_error(app->http, req, 503, "too_many_streams",
+		http_send_error(api->http, req, 503, "too_many_streams",
 		    "this server cannot open another feed now");
 		return;
 	}
 	fd->holder = f;
-	sse_open(&fd->st, app->http, req, FEED_RETRY_MS, FEED_TIMEOUT_S,
+	sse_open(&fd->st, api->http, req, FEED_RETRY_MS, FEED_TIMEOUT_S,
 	    feed_on_close);
 	fd->next = f->feeds, f->feeds = fd, f->nfeeds++;
 	log_info("event=feed_open feeds=%zu", f->nfeeds);
@@ -312,8 +312,8 @@ room_done(enum result r, const struct room_read *rr, void *arg)
 		goto done;
 	}
 	l.latency_ms = (double)(clock_mono_us() - rc->sent_us) / 1000.0;
-	l.full = qstore_full(f->app->qstore);
-	l.readonly = store_is_readonly(f->app->store);
+	l.full = qstore_full(f->api->qstore);
+	l.readonly = store_is_readonly(f->api->store);
 	l.pow_bits = rc->pow_bits;
 	feeds_send(f, room_event(f->room, rr, rc->names, &l));
 done:
@@ -327,17 +327,17 @@ room_read(struct room_feed *f)
 
 	if (f->reading)
 		return;
-	if (!store_is_ready(f->app->store)) {
+	if (!store_is_ready(f->api->store)) {
 		feeds_send(f, room_event_unreachable(wall_ms()));
 		return;
 	}
 	if (f->room == NULL && (f->room = room_new()) == NULL)
 		return;
-	if ((rc = read_call_new(f->app)) == NULL)
+	if ((rc = read_call_new(f->api)) == NULL)
 		return;
 	rc->f = f;
 	f->reading = 1;
-	if (qstore_room_read(f->app->qstore, rc->names, rc->n, room_done,
+	if (qstore_room_read(f->api->qstore, rc->names, rc->n, room_done,
 	    rc) == -1) {
 		f->reading = 0;
 		read_call_free(rc);
@@ -361,14 +361,14 @@ refused_json(const unsigned long long *refused)
 /* Per queue: its streams here, refusals, invitations used and the ETA
  * last told a new waiter, with its position. */
 static json_t *
-report_queues(struct app *app)
+report_queues(struct api *api)
 {
 	json_t *qs = json_object();
 	const struct refusals_queue *rq;
 	const char *name;
 	size_t n, streams;
 
-	for (size_t i = 0; qs && streams_queue_at(app->streams, i, &name,
+	for (size_t i = 0; qs && streams_queue_at(api->streams, i, &name,
 	    &streams) == 0; i++)
 		json_object_set_new(qs, name, json_pack("{s:I}", "streams",
 		    (json_int_t)streams));
@@ -398,7 +398,7 @@ report_queues(struct app *app)
 static char *
 report_text(struct room_feed *f)
 {
-	struct app *app = f->app;
+	struct api *api = f->api;
 	const struct metrics *m = metrics_get();
 	const struct refusals_queue *t = refusals_total();
 	unsigned long long requests = 0, errors = 0;
@@ -412,16 +412,16 @@ report_text(struct room_feed *f)
 	}
 	j = json_pack("{s:s,s:s,s:i,s:o,s:s,s:I,s:I,s:I,s:I,s:I,s:o,s:I,"
 	    "s:f,s:s,s:o}", "id", f->id, "host", f->host, "pid", (int)getpid(),
-	    "worker", app->worker < 0 ? json_null() : json_integer(app->worker),
+	    "worker", api->worker < 0 ? json_null() : json_integer(api->worker),
 	    "version", PACKAGE_VERSION, "started", (json_int_t)f->started,
-	    "streams", (json_int_t)streams_count(app->streams),
-	    "connections", (json_int_t)http_connections(app->http),
+	    "streams", (json_int_t)streams_count(api->streams),
+	    "connections", (json_int_t)http_connections(api->http),
 	    "requests", (json_int_t)requests, "errors_5xx", (json_int_t)errors,
 	    "refused", refused_json(t->refused),
 	    "invites_used", (json_int_t)t->invites_used,
 	    "redis_latency_ms", f->report_ms,
-	    "role", store_is_readonly(app->store) ? "replica" : "master",
-	    "queues", report_queues(app));
+	    "role", store_is_readonly(api->store) ? "replica" : "master",
+	    "queues", report_queues(api));
 	text = j ? json_dumps(j, FEED_JSON) : NULL;
 	json_decref(j);
 	return text;
@@ -449,7 +449,7 @@ static void
 report_send(struct room_feed *f, const char *text)
 {
 	const char *known[4096];
-	size_t n = text[0] ? admission_names(f->app->admission, known,
+	size_t n = text[0] ? admission_names(f->api->admission, known,
 	    4096) : 0;
 	struct report_call *rc = malloc(sizeof *rc);
 
@@ -457,7 +457,7 @@ report_send(struct room_feed *f, const char *text)
 		return;
 	rc->f = f, rc->sent_us = clock_mono_us();
 	f->reporting = 1;
-	if (qstore_room_report(f->app->qstore, f->id, text, known, n,
+	if (qstore_room_report(f->api->qstore, f->id, text, known, n,
 	    report_done, rc) == -1) {
 		f->reporting = 0;
 		free(rc);
@@ -465,14 +465,14 @@ report_send(struct room_feed *f, const char *text)
 }
 
 void
-api_room_second(struct app *app)
+api_room_second(struct api *api)
 {
-	struct room_feed *f = app->feed;
+	struct room_feed *f = api->feed;
 	char *text;
 
-	if (f == NULL || f->stopped || app->draining)
+	if (f == NULL || f->stopped || api->draining)
 		return;
-	if (!f->reporting && store_is_ready(app->store) &&
+	if (!f->reporting && store_is_ready(api->store) &&
 	    (text = report_text(f)) != NULL) {
 		report_send(f, text);
 		free(text);
@@ -482,10 +482,10 @@ api_room_second(struct app *app)
 }
 
 void
-api_room_leave(struct app *app)
+api_room_leave(struct api *api)
 {
-	if (app->feed && store_is_ready(app->store))
-		report_send(app->feed, "");
+	if (api->feed && store_is_ready(api->store))
+		report_send(api->feed, "");
 }
 
 void

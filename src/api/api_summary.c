@@ -20,23 +20,23 @@ summary_done(enum result r, const struct standing *s, void *arg)
 		return;
 	}
 	eta = eta_seconds(&s->q, s->waiting + 1);
-	http_send_json(c->app->http, c->req, 200,
+	http_send_json(c->api->http, c->req, 200,
 	    json_pack("{s:s,s:s,s:I,s:I,s:o,s:I}", "queue", c->queue,
 	    "state", conf_state_name(s->q.state),
 	    "waiting", (json_int_t)s->waiting, "active", (json_int_t)s->n,
 	    "eta_seconds_for_new", eta < 0 ? json_null() : json_integer(eta),
 	    "fail_open_until", (json_int_t)admission_fail_open(
-	    c->app->admission, c->queue)));
+	    c->api->admission, c->queue)));
 	free(c);
 }
 
 void
-api_summary(struct app *app, struct evhttp_request *req,
+api_summary(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
-	struct api_call *c = api_call_new(app, req, m->queue, NULL);
+	struct api_call *c = api_call_new(api, req, m->queue, NULL);
 
 	if (c != NULL)
-		api_call_sent(c, qstore_summary(app->qstore, c->queue,
+		api_call_sent(c, qstore_summary(api->qstore, c->queue,
 		    summary_done, c));
 }

@@ -35,16 +35,16 @@ status_reply(struct api_call *c, const struct standing *s, int code,
 	struct token_status st;
 	char pass[PASS_MAX], after[24];
 
-	standing_status(s, c->queue, c->app->conf->push_interval, &st);
+	standing_status(s, c->queue, api_conf(c->api)->push_interval, &st);
 	if (retry && !st.active) {
 		snprintf(after, sizeof after, "%ld", st.poll_after);
 		evhttp_add_header(evhttp_request_get_output_headers(c->req),
 		    "Retry-After", after);
 	}
-	st.notice = admission_notice(c->app->admission, c->queue, NULL);
-	api_pass_attach(c->app, &st, pass);
-	api_pass_cookie(c->app, c->req, &st);
-	http_send_text(c->app->http, c->req, code, reply_status_text(&st));
+	st.notice = admission_notice(c->api->admission, c->queue, NULL);
+	api_pass_attach(c->api, &st, pass);
+	api_pass_cookie(c->api, c->req, &st);
+	http_send_text(c->api->http, c->req, code, reply_status_text(&st));
 }
 
 /* ---- a join, top down ------------------------------------------------------
@@ -133,7 +133,7 @@ join_body(struct evhttp_request *req, struct join_fields *f,
  * to Redis, so a bad one changes nothing.
  */
 static int
-join_invite(struct app *app, const char *queue, struct join_ask *a,
+join_invite(struct api *api, const char *queue, struct join_ask *a,
     struct verdict *v)
 {
 	const struct join_field *f = &a->body.invite;
@@ -146,7 +146,7 @@ join_invite(struct app *app, const char *queue, struct join_ask *a,
 	if (f->type != JOIN_FIELD_STRING)
 		return verdict_refuse(v, 400, "bad_request",
 		    "\"invite\" must be a string");
-	if (invite_verify(app->passkeys, f->s, f->len, (long long)time(NULL),
+	if (invite_verify(api_passkeys(api), f->s, f->len, (long long)time(NULL),
 	    queue, &a->iv, &why) == -1)
 		return verdict_refuse(v, 403, "invite_invalid", "%s", why);
 	use->kind = "invite", use->id = a->iv.id;
@@ -162,12 +162,12 @@ join_invite(struct app *app, const char *queue, struct join_ask *a,
  * join holds one use key. On a proof, a->use becomes its challenge's.
  */
 static int
-join_proof(struct app *app, const char *queue, struct join_ask *a,
+join_proof(struct api *api, const char *queue, struct join_ask *a,
     struct verdict *v)
 {
 	if (a->use.kind != NULL)
 		return 0;
-	if (api_join_proof(app, queue, a->body.challenge.s, a->body.nonce.s,
+	if (api_join_proof(api, queue, a->body.challenge.s, a->body.nonce.s,
 	    &a->proof, v) == -1)
 		return -1;
 	if (a->proof.has_use)
@@ -178,12 +178,12 @@ join_proof(struct app *app, const char *queue, struct join_ask *a,
 /* A refused join, for the console: by queue only for a queue this
  * process ticks, so made-up names cannot fill the table. */
 static void
-join_count_refusal(struct app *app, const char *queue, const char *code)
+join_count_refusal(struct api *api, const char *queue, const char *code)
 {
 	int bits;
 	long ttl;
 
-	refusals_count(admission_pow(app->admission, queue, &bits, &ttl) == 0 ?
+	refusals_count(admission_pow(api->admission, queue, &bits, &ttl) == 0 ?
 	    queue : NULL, code);
 }
 
@@ -198,7 +198,7 @@ join_refusal(struct join_call *j, enum result r, const struct standing *s,
 		verdict_refuse(v, 403, "invite_used", "this invitation to "
 		    "queue '%s' has been used as often as it allows", c->queue);
 	else if (r == RESULT_USED)
-		api_join_used(c->app, c->queue, v);
+		api_join_used(c->api, c->queue, v);
 	else {
 		verdict_result(v, r, c->queue);
 		if (r != RESULT_NOT_OPEN)
@@ -220,8 +220,8 @@ join_done(enum result r, const struct standing *s, void *arg)
 
 	if (r != RESULT_NEW && r != RESULT_EXISTING) {
 		join_refusal(j, r, s, &v);
-		join_count_refusal(c->app, c->queue, v.code);
-		api_send_verdict(c->app, c->req, &v);
+		join_count_refusal(c->api, c->queue, v.code);
+		api_send_verdict(c->api, c->req, &v);
 		free(j);
 		return;
 	}
@@ -247,7 +247,7 @@ join_done(enum result r, const struct standing *s, void *arg)
  * token, and join_done for the answer. -1 with a 500 in v.
  */
 static int
-join_send(struct app *app, struct evhttp_request *req, const char *queue,
+join_send(struct api *api, struct evhttp_request *req, const char *queue,
     struct join_ask *a, struct verdict *v)
 {
 	struct join_call *j = calloc(1, sizeof *j);
@@ -257,14 +257,14 @@ join_send(struct app *app, struct evhttp_request *req, const char *queue,
 	if (j == NULL)
 		return verdict_refuse(v, 500, "internal", "out of memory");
 	c = &j->call;
-	c->app = app, c->req = req;
+	c->api = api, c->req = req;
 	text_copy(c->queue, sizeof c->queue, queue);
 	j->invited = a->use.kind != NULL && strcmp(a->use.kind, "invite") == 0;
 	uuid_generate_random(uu);
 	uuid_unparse_lower(uu, c->token);
 	/* Before the add: a full batch is sent, and may be answered, in it. */
 	http_await(req);
-	if (join_batch_add(app->join_batch, c->queue, c->token,
+	if (join_batch_add(api->join_batch, c->queue, c->token,
 	    a->body.user.s, a->use.kind ? &a->use : NULL, join_done, j) == -1) {
 		free(j);
 		return verdict_refuse(v, 500, "internal", "out of memory");
@@ -273,22 +273,22 @@ join_send(struct app *app, struct evhttp_request *req, const char *queue,
 }
 
 void
-api_join(struct app *app, struct evhttp_request *req,
+api_join(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
 	struct join_ask a;
 	struct verdict v = { 0 };
 
 	a.body.doc = NULL;
-	if (api_join_origin(app, req, &v) == 0 &&
+	if (api_join_origin(api, req, &v) == 0 &&
 	    join_body(req, &a.body, &v) == 0 &&
-	    join_invite(app, m->queue, &a, &v) == 0 &&
-	    api_join_rate(app, client, &v) == 0 &&
-	    join_proof(app, m->queue, &a, &v) == 0)
-		join_send(app, req, m->queue, &a, &v);
+	    join_invite(api, m->queue, &a, &v) == 0 &&
+	    api_join_rate(api, client, &v) == 0 &&
+	    join_proof(api, m->queue, &a, &v) == 0)
+		join_send(api, req, m->queue, &a, &v);
 	if (v.status != 0) {
-		join_count_refusal(app, m->queue, v.code);
-		api_send_verdict(app, req, &v);
+		join_count_refusal(api, m->queue, v.code);
+		api_send_verdict(api, req, &v);
 	}
 	join_body_clear(&a.body);
 }
@@ -319,17 +319,17 @@ leave_done(enum result r, int was_active, void *arg)
 
 /* GET: where the token stands; DELETE: leave the line or end the session. */
 void
-api_token(struct app *app, struct evhttp_request *req,
+api_token(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
-	struct api_call *c = api_call_new(app, req, m->queue, m->token);
+	struct api_call *c = api_call_new(api, req, m->queue, m->token);
 
 	if (c == NULL)
 		return;
 	if (m->method == RM_DELETE)
-		api_call_sent(c, qstore_end(app->qstore, QS_LEAVE, c->queue,
+		api_call_sent(c, qstore_end(api->qstore, QS_LEAVE, c->queue,
 		    c->token, leave_done, c));
 	else
-		api_call_sent(c, qstore_status(app->qstore, c->queue, c->token,
+		api_call_sent(c, qstore_status(api->qstore, c->queue, c->token,
 		    status_done, c));
 }

@@ -14,6 +14,7 @@
 
 #include "admins.h"
 #include "api.h"
+#include "app.h"
 #include "clientaddr.h"
 #include "conf.h"
 #include "cors.h"
@@ -111,7 +112,7 @@ dispatch_preflight(struct app *app, struct evhttp_request *req,
 
 	if (!dispatch_origin_allowed(app->conf, origin)) {
 		evhttp_add_header(out, "Vary", "Origin");
-		http_send_error(app->http, req, 403, "forbidden_origin",
+		http_send_error(app->api.http, req, 403, "forbidden_origin",
 		    "pages of this origin may not call this API "
 		    "(cors_origins)");
 		return;
@@ -121,7 +122,7 @@ dispatch_preflight(struct app *app, struct evhttp_request *req,
 	evhttp_add_header(out, "Access-Control-Allow-Headers",
 	    "Content-Type, Last-Event-ID");
 	evhttp_add_header(out, "Access-Control-Max-Age", DISPATCH_CORS_MAX_AGE);
-	http_send_empty(app->http, req, 204);
+	http_send_empty(app->api.http, req, 204);
 }
 
 /* How many Authorization headers the request carries. */
@@ -146,7 +147,7 @@ dispatch_one_authorization(struct app *app, struct evhttp_request *req)
 {
 	if (dispatch_authorizations(req) <= 1)
 		return 1;
-	http_send_error(app->http, req, 400, "bad_request", "two "
+	http_send_error(app->api.http, req, 400, "bad_request", "two "
 	    "Authorization headers: send one");
 	return 0;
 }
@@ -177,7 +178,7 @@ dispatch_admin(struct app *app, struct evhttp_request *req)
 	int n = dispatch_authorizations(req);
 
 	if (app->admins == NULL) {
-		http_send_error(app->http, req, 404, "not_found", "no such "
+		http_send_error(app->api.http, req, 404, "not_found", "no such "
 		    "path (the admin API is off: no admin_token_file is "
 		    "configured)");
 		return NULL;
@@ -197,7 +198,7 @@ dispatch_admin(struct app *app, struct evhttp_request *req)
 	    "no_token");
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "WWW-Authenticate", "Bearer realm=\"waitroom admin\"");
-	http_send_error(app->http, req, 401, "unauthorized", "the admin API "
+	http_send_error(app->api.http, req, 401, "unauthorized", "the admin API "
 	    "needs one 'Authorization: Bearer <admin token>' with a token of "
 	    "admin_token_file");
 	return NULL;
@@ -224,7 +225,7 @@ dispatch_console_ok(struct app *app, struct evhttp_request *req,
 {
 	if (in->admin_port && app->admins != NULL)
 		return 1;
-	http_send_error(app->http, req, 404, "not_found", "no such path%s",
+	http_send_error(app->api.http, req, 404, "not_found", "no such path%s",
 	    in->admin_port ? " (the admin API is off: no admin_token_file is "
 	    "configured)" : "");
 	return 0;
@@ -248,11 +249,11 @@ dispatch_port_ok(struct app *app, struct evhttp_request *req,
 	    (in->admin_port ? admin || dispatch_is_probe(in) : !admin))
 		return 1;
 	if (in->admin_port)
-		http_send_error(app->http, req, 404, "not_found", "no such "
+		http_send_error(app->api.http, req, 404, "not_found", "no such "
 		    "path on admin_listen, which serves the admin API, "
 		    "the console (/admin), /healthz, /readyz and /metrics");
 	else
-		http_send_error(app->http, req, 404, "not_found", "no such "
+		http_send_error(app->api.http, req, 404, "not_found", "no such "
 		    "path");
 	return 0;
 }
@@ -288,12 +289,13 @@ dispatch_unframed(struct http *h, struct evhttp_request *req,
 }
 
 void
-dispatch_request(struct app *app, struct evhttp_request *req,
+dispatch_request(void *arg, struct evhttp_request *req,
     const struct http_in *in)
 {
+	struct app *app = arg;
 	const struct route_match *m = &in->m;
 	struct route_match am;
-	struct http *h = app->http;
+	struct http *h = app->api.http;
 	char client[CLIENTADDR_MAX];
 	const char *origin;
 	size_t body;
@@ -337,5 +339,5 @@ dispatch_request(struct app *app, struct evhttp_request *req,
 	if (m->id == ROUTE_CHECK && !dispatch_one_authorization(app, req))
 		return;
 	dispatch_client(app, req, client);
-	handlers[m->id](app, req, m, client);
+	handlers[m->id](&app->api, req, m, client);
 }

@@ -7,11 +7,10 @@
 
 #include <event2/http.h>
 
-#include "app.h"
 #include "http.h"
 
-/* http.h's http_dispatch_cb. */
-void dispatch_request(struct app *app, struct evhttp_request *req,
+/* http.h's http_dispatch_cb; arg is the process's struct app. */
+void dispatch_request(void *arg, struct evhttp_request *req,
     const struct http_in *in);
 
 #endif

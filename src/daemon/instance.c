@@ -40,7 +40,7 @@ static void
 announce_status(struct app *app)
 {
 	notify_status("serving queues=%zu streams=%zu", app->conf->nqueues,
-	    streams_count(app->streams));
+	    streams_count(app->api.streams));
 }
 
 /*
@@ -72,7 +72,7 @@ epoch_check(struct app *app)
 
 	if (hex_random(16, fresh) == -1)
 		return;
-	qstore_epoch(app->qstore, fresh, epoch_done, app);
+	qstore_epoch(app->api.qstore, fresh, epoch_done, app);
 }
 
 /*
@@ -84,8 +84,8 @@ epoch_check(struct app *app)
 static void
 queues_written(struct app *app)
 {
-	app->written = 1;
-	if (app->worker < 0 && !app->said_ready) {
+	app->api.written = 1;
+	if (app->api.worker < 0 && !app->said_ready) {
 		app->said_ready = 1;
 		notify_send("READY=1");
 		announce_status(app);
@@ -114,8 +114,8 @@ on_store_ready(int first, void *arg)
 	size_t n = app->conf->nqueues;
 
 	epoch_check(app);
-	challenge_key_load(app);
-	app->written = 0;
+	challenge_key_load(app->api.challenge);
+	app->api.written = 0;
 	app->writing = n;
 	for (size_t i = 0; i < n; i++)
 		if (draws_write_conf(app->draws, &app->conf->queues[i],
@@ -129,7 +129,7 @@ on_store_ready(int first, void *arg)
 static int
 tell_serving(struct app *app)
 {
-	unsigned char tag = (unsigned char)(app->worker < 0 ? 0 : app->worker);
+	unsigned char tag = (unsigned char)(app->api.worker < 0 ? 0 : app->api.worker);
 
 	if (app->ready_fd < 0)
 		return 0;
@@ -140,7 +140,7 @@ static void
 on_reload(struct app *app)
 {
 	/* Before the first READY=1 the manager is still waiting for that. */
-	int tell = app->worker < 0 && app->said_ready;
+	int tell = app->api.worker < 0 && app->said_ready;
 
 	log_info("event=sighup msg=\"reloading the configuration\"");
 	if (tell)
@@ -165,8 +165,8 @@ drain_look(evutil_socket_t fd, short what, void *arg)
 {
 	struct app *app = arg;
 
-	if (http_connections(app->http) == 0 && store_idle(app->store))
-		event_base_loopbreak(app->base);
+	if (http_connections(app->api.http) == 0 && store_idle(app->api.store))
+		event_base_loopbreak(app->api.base);
 }
 
 /*
@@ -182,24 +182,24 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 	struct timeval look = { 0, DRAIN_LOOK_MS * 1000 };
 
 	if (sig == SIGHUP) {
-		if (!app->draining)
+		if (!app->api.draining)
 			on_reload(app);
 		return;
 	}
-	if (app->draining)
+	if (app->api.draining)
 		return;
 	log_info("event=shutdown signal=%d", (int)sig);
-	if (app->worker < 0) {
+	if (app->api.worker < 0) {
 		notify_send("STOPPING=1");
 		notify_status("stopping: draining %zu streams",
-		    streams_count(app->streams));
+		    streams_count(app->api.streams));
 	}
-	app->draining = 1;
-	api_room_leave(app);
-	http_stop_accepting(app->http);
-	streams_drain(app->streams, DRAIN_RETRY_MS);
-	event_base_loopexit(app->base, &tv);
-	app->drained = event_new(app->base, -1, EV_PERSIST, drain_look, app);
+	app->api.draining = 1;
+	api_room_leave(&app->api);
+	http_stop_accepting(app->api.http);
+	streams_drain(app->api.streams, DRAIN_RETRY_MS);
+	event_base_loopexit(app->api.base, &tv);
+	app->drained = event_new(app->api.base, -1, EV_PERSIST, drain_look, app);
 	if (app->drained != NULL)
 		event_add(app->drained, &look);
 }
@@ -231,9 +231,9 @@ on_publish(evutil_socket_t fd, short what, void *arg)
 	static unsigned ticks;
 	struct app *app = arg;
 
-	api_metrics_publish(app);
-	api_room_second(app);
-	if (app->worker < 0 && app->said_ready && !app->draining &&
+	api_metrics_publish(&app->api);
+	api_room_second(&app->api);
+	if (app->api.worker < 0 && app->said_ready && !app->api.draining &&
 	    ++ticks % STATUS_EVERY == 0)
 		announce_status(app);
 }
@@ -244,12 +244,46 @@ publisher_new(struct app *app)
 	const struct timeval second = { 1, 0 };
 	struct event *ev;
 
-	ev = event_new(app->base, -1, EV_PERSIST, on_publish, app);
+	ev = event_new(app->api.base, -1, EV_PERSIST, on_publish, app);
 	if (ev && event_add(ev, &second) == -1) {
 		event_free(ev);
 		return NULL;
 	}
 	return ev;
+}
+
+/* The parts of the process, each given what it reads; 0, or -1 with err. */
+static int
+parts_new(struct app *app, int fd, int afd, char *err, size_t errlen)
+{
+	struct api *a = &app->api;
+	const struct http_setup hs = { a->base, &app->conf, app->trusted,
+	    dispatch_request, app };
+	struct streams_setup ss = { a->base, &app->conf, NULL, NULL, NULL,
+	    NULL, &app->passkeys, app->store_opts };
+
+	if ((a->store = store_new(a->base, app->conf->redis, app->store_opts,
+	    err, errlen)) == NULL)
+		return -1;
+	if ((a->qstore = qstore_new(a->store, app->conf->key_prefix)) ==
+	    NULL || (a->join_batch = join_batch_new(a->base, a->qstore)) ==
+	    NULL || (a->challenge = challenge_key_new(a->qstore)) == NULL ||
+	    (app->draws = draws_new(a->qstore)) == NULL || (a->admission =
+	    admission_new(a->base, a->qstore, app->draws, app->conf)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if ((a->http = http_new(&hs, fd, afd, err, errlen)) == NULL)
+		return -1;
+	ss.http = a->http, ss.store = a->store, ss.qstore = a->qstore;
+	ss.admission = a->admission;
+	if ((a->streams = streams_new(&ss, err, errlen)) == NULL)
+		return -1;
+	if ((a->feed = api_room_new(a)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
 }
 
 static int
@@ -260,25 +294,13 @@ serve(struct app *app, int fd, int afd)
 	char err[512];
 	int rc = 1;
 
-	if ((app->store = store_new(app->base, app->conf->redis,
-	    app->store_opts, err, sizeof err)) == NULL || (app->qstore = qstore_new(app->store,
-	    app->conf->key_prefix)) == NULL || (app->join_batch =
-	    join_batch_new(app->base, app->qstore)) == NULL ||
-	    (app->http = http_new(app, fd, afd, dispatch_request, err,
-	    sizeof err)) == NULL || (app->streams = streams_new(app, err,
-	    sizeof err)) == NULL) {
+	if (parts_new(app, fd, afd, err, sizeof err) == -1) {
 		log_error("event=startup_failed error=\"%s\"", err);
 		goto done;
 	}
-	store_on_ready(app->store, on_store_ready, app);
-	if ((app->admission = admission_new(app)) == NULL ||
-	    (app->draws = draws_new(app)) == NULL ||
-	    (app->feed = api_room_new(app)) == NULL) {
-		log_error("event=startup_failed error=\"out of memory\"");
-		goto done;
-	}
+	store_on_ready(app->api.store, on_store_ready, app);
 	for (int i = 0; i < 3; i++) {
-		sigs[i] = evsignal_new(app->base, signums[i], on_signal, app);
+		sigs[i] = evsignal_new(app->api.base, signums[i], on_signal, app);
 		if (sigs[i] == NULL || event_add(sigs[i], NULL) == -1)
 			goto done;
 	}
@@ -286,7 +308,7 @@ serve(struct app *app, int fd, int afd)
 	unblock_signals();
 	if (tell_serving(app) == -1)
 		goto done;
-	rc = event_base_dispatch(app->base) == -1;
+	rc = event_base_dispatch(app->api.base) == -1;
 done:
 	for (int i = 0; i < 3; i++)
 		if (sigs[i])
@@ -295,16 +317,17 @@ done:
 		event_free(publisher);
 	if (app->drained)
 		event_free(app->drained);
-	api_room_stop(app->feed);
+	api_room_stop(app->api.feed);
 	/* Answers every call still in flight, while requests can be answered. */
-	store_free(app->store);
-	join_batch_free(app->join_batch);
-	qstore_free(app->qstore);
-	streams_free(app->streams);
-	http_free(app->http);
-	app->http = NULL;
-	api_room_free(app->feed);
-	admission_free(app->admission);
+	store_free(app->api.store);
+	challenge_key_free(app->api.challenge);
+	join_batch_free(app->api.join_batch);
+	qstore_free(app->api.qstore);
+	streams_free(app->api.streams);
+	http_free(app->api.http);
+	app->api.http = NULL;
+	api_room_free(app->api.feed);
+	admission_free(app->api.admission);
 	draws_free(app->draws);
 	if (app->conf_owned) {
 		conf_free(app->conf_owned);
@@ -369,26 +392,28 @@ instance_run(int worker, int ready_fd, void *arg)
 			return 1;
 	}
 	app.conf = r->conf;
-	app.pages = r->pages;
+	app.api.conf = &app.conf;
+	app.api.passkeys = &app.passkeys;
+	app.api.pages = r->pages;
 	app.admins = r->admins;
 	app.store_opts = r->store_opts;
 	app.conf_load = r->conf_load;
 	app.conf_load_arg = r->conf_load_arg;
-	app.worker = worker;
+	app.api.worker = worker;
 	app.ready_fd = ready_fd;
 	app.passkeys = r->passkeys;
 	app.trusted = r->trusted;
-	app.ratelimit = r->ratelimit;
-	if ((app.base = base_new()) == NULL ||
-	    (app.revoke = revoke_new()) == NULL ||
-	    (app.renewals = renewals_new()) == NULL || (app.ratelimit == NULL &&
-	    (app.ratelimit = ratelimit_new(r->conf->join_rate_per_ip, 0)) ==
+	app.api.ratelimit = r->ratelimit;
+	if ((app.api.base = base_new()) == NULL ||
+	    (app.api.revoke = revoke_new()) == NULL ||
+	    (app.api.renewals = renewals_new()) == NULL || (app.api.ratelimit == NULL &&
+	    (app.api.ratelimit = ratelimit_new(r->conf->join_rate_per_ip, 0)) ==
 	    NULL)) {
-		revoke_free(app.revoke);
-		renewals_free(app.renewals);
+		revoke_free(app.api.revoke);
+		renewals_free(app.api.renewals);
 		log_error("event=startup_failed error=\"no event base\"");
-		if (app.base)
-			event_base_free(app.base);
+		if (app.api.base)
+			event_base_free(app.api.base);
 		return 1;
 	}
 	log_info("event=listen addr=%s port=%d redis=%s queues=%zu",
@@ -398,11 +423,11 @@ instance_run(int worker, int ready_fd, void *arg)
 		    "API is served here only\"", r->conf->admin_listen,
 		    r->admin_port);
 	rc = serve(&app, fd, afd);
-	if (app.ratelimit != r->ratelimit)
-		ratelimit_free(app.ratelimit);
-	revoke_free(app.revoke);
-	renewals_free(app.renewals);
-	event_base_free(app.base);
+	if (app.api.ratelimit != r->ratelimit)
+		ratelimit_free(app.api.ratelimit);
+	revoke_free(app.api.revoke);
+	renewals_free(app.api.renewals);
+	event_base_free(app.api.base);
 	return rc;
 }
 

@@ -118,7 +118,7 @@ apply(struct app *app, struct conf *fresh)
 
 	app->conf = fresh;
 	log_set_level(fresh->log_level);
-	streams_reload(app->streams);
+	streams_reload(app->api.streams);
 	for (size_t i = 0; i < fresh->nqueues; i++) {
 		if (!queue_changed(&fresh->queues[i], old))
 			continue;

@@ -1,5 +1,6 @@
 /* challenge.c: see challenge.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
@@ -10,21 +11,49 @@
 #include "metrics.h"
 #include "qstore.h"
 
+struct challenge_key {
+	struct qstore *qs;
+	unsigned char key[POW_KEY_LEN];	/* the challenges' HMAC key */
+	int ok;				/* read from Redis */
+};
+
+struct challenge_key *
+challenge_key_new(struct qstore *qs)
+{
+	struct challenge_key *k = calloc(1, sizeof *k);
+
+	if (k != NULL)
+		k->qs = qs;
+	return k;
+}
+
+void
+challenge_key_free(struct challenge_key *k)
+{
+	free(k);
+}
+
+int
+challenge_key_ok(const struct challenge_key *k)
+{
+	return k->ok;
+}
+
 static void
 key_done(enum result r, const char *value, int created, void *arg)
 {
-	struct app *app = arg;
+	struct challenge_key *k = arg;
 	unsigned char key[POW_KEY_LEN];
 
 	if (r != RESULT_OK)
 		return;		/* the next connect tries again */
 	if (hex_decode(value, key, sizeof key) != POW_KEY_LEN)
 		goto bad;
-	if (app->pow_key_ok && memcmp(key, app->pow_key, sizeof key) != 0)
+	if (k->ok && memcmp(key, k->key, sizeof key) != 0)
 		log_info("event=pow_key_changed msg=\"the challenges' key in "
 		    "Redis is new: challenges issued before fail\"");
-	memcpy(app->pow_key, key, sizeof key);
-	app->pow_key_ok = 1;
+	memcpy(k->key, key, sizeof key);
+	k->ok = 1;
 	if (created)
 		log_info("event=pow_key_created");
 	return;
@@ -34,25 +63,26 @@ bad:
 }
 
 void
-challenge_key_load(struct app *app)
+challenge_key_load(struct challenge_key *k)
 {
 	char fresh[2 * POW_KEY_LEN + 1];
 
 	if (hex_random(POW_KEY_LEN, fresh) == -1)
 		return;
-	qstore_powkey(app->qstore, fresh, key_done, app);
+	qstore_powkey(k->qs, fresh, key_done, k);
 }
 
 json_t *
-challenge_new(struct app *app, const char *queue, int bits, long ttl)
+challenge_new(const struct challenge_key *k, const char *queue, int bits,
+    long ttl)
 {
 	unsigned char rnd[POW_RANDOM_LEN];
 	char ch[POW_CHALLENGE_MAX + 1];
 	long long expires = (long long)time(NULL) + ttl;
 
-	if (!app->pow_key_ok ||
+	if (!k->ok ||
 	    getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd ||
-	    pow_issue(ch, app->pow_key, queue, bits, expires, rnd) == -1)
+	    pow_issue(ch, k->key, queue, bits, expires, rnd) == -1)
 		return NULL;
 	metrics_pow_issued();
 	return json_pack("{s:s,s:i,s:I}", "challenge", ch, "bits", bits,
@@ -60,11 +90,11 @@ challenge_new(struct app *app, const char *queue, int bits, long ttl)
 }
 
 enum pow_verdict
-challenge_check(const struct app *app, const char *queue,
+challenge_check(const struct challenge_key *k, const char *queue,
     const char *challenge, const char *nonce, struct pow_challenge *c)
 {
-	if (!app->pow_key_ok)
+	if (!k->ok)
 		return POW_FAILED;
-	return pow_check(app->pow_key, queue, challenge, nonce,
+	return pow_check(k->key, queue, challenge, nonce,
 	    (long long)time(NULL), c);
 }

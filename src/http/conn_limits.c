@@ -17,7 +17,8 @@
 #define CONN_LIMITS_NOFILE_MS 1000
 
 struct conn_limits {
-	struct app *app;
+	struct conf *const *conf;	/* the one in force: *conf */
+	const struct netlist *trusted;
 	struct conn_log *log;
 	struct ipcount *ips;
 	long nofile;		/* RLIMIT_NOFILE, read at nofile_ms */
@@ -56,7 +57,7 @@ int
 conn_limits_over(struct conn_limits *cl, size_t count,
     evutil_socket_t newest, long long now)
 {
-	long pct = cl->app->conf->fd_reserve;
+	long pct = (*cl->conf)->fd_reserve;
 
 	return pct != 0 && conn_limits_open(cl, count, newest) >
 	    connq_high_water(conn_limits_nofile(cl, now, 0), pct);
@@ -65,7 +66,7 @@ conn_limits_over(struct conn_limits *cl, size_t count,
 long
 conn_limits_shed(struct conn_limits *cl, long long now)
 {
-	long pct = cl->app->conf->fd_reserve, limit;
+	long pct = (*cl->conf)->fd_reserve, limit;
 
 	if (pct == 0)
 		return 0;
@@ -88,14 +89,14 @@ int
 conn_limits_admit(struct conn_limits *cl, const char *peer, long long now,
     struct ipslot **slot)
 {
-	size_t max = (size_t)cl->app->conf->max_conns_per_ip;
+	size_t max = (size_t)(*cl->conf)->max_conns_per_ip;
 	int full;
 
 	*slot = NULL;
 	if (peer == NULL)
 		return 1;
 	/* A trusted proxy carries many visitors; it caps them itself. */
-	if (cl->app->trusted && netlist_has(cl->app->trusted, peer))
+	if (cl->trusted && netlist_has(cl->trusted, peer))
 		max = 0;
 	if ((*slot = ipcount_take(cl->ips, peer, max, &full)) != NULL || !full)
 		return 1;
@@ -121,13 +122,14 @@ conn_limits_fds_open(void)
 }
 
 struct conn_limits *
-conn_limits_new(struct app *app, struct conn_log *log)
+conn_limits_new(struct conf *const *conf, const struct netlist *trusted,
+    struct conn_log *log)
 {
 	struct conn_limits *cl = calloc(1, sizeof *cl);
 
 	if (cl == NULL)
 		return NULL;
-	cl->app = app, cl->log = log;
+	cl->conf = conf, cl->trusted = trusted, cl->log = log;
 	cl->base = conn_limits_fds_open();
 	if ((cl->ips = ipcount_new()) == NULL) {
 		free(cl);

@@ -12,14 +12,21 @@
 
 #include <event2/util.h>
 
-#include "app.h"
 #include "conn_log.h"
+
+struct conf;
+struct netlist;
 
 struct conn_limits;
 struct ipslot;
 
-/* Counts the descriptors open now, before any connection; log is borrowed. */
-struct conn_limits *conn_limits_new(struct app *app, struct conn_log *log);
+/*
+ * Counts the descriptors open now, before any connection. conf is where the
+ * configuration in force is (a reload replaces *conf); trusted (NULL: none)
+ * and log are borrowed.
+ */
+struct conn_limits *conn_limits_new(struct conf *const *conf,
+    const struct netlist *trusted, struct conn_log *log);
 void conn_limits_free(struct conn_limits *cl);
 
 /*

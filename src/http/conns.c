@@ -65,7 +65,7 @@ struct conns_timer {
 };
 
 struct conns {
-	struct app *app;
+	struct conf *const *conf;	/* the one in force: *conf */
 	struct connq q;
 	struct conn *fresh, **fresh_tail;	/* to bind, oldest first */
 	struct event *bind_ev;
@@ -81,7 +81,7 @@ static const char *const state_names[] = { "idle", "head", "body", "busy" };
 static long long
 conns_timeout_ms(const struct conns *cs, int state)
 {
-	const struct conf *c = cs->app->conf;
+	const struct conf *c = *cs->conf;
 
 	return 1000LL * (state == CONNQ_BODY ? c->body_timeout :
 	    c->header_timeout);
@@ -229,7 +229,7 @@ conns_outwatch(struct conn *c, int on)
 static void
 conns_body_limit(struct conns *cs, struct conn *c)
 {
-	evhttp_connection_set_max_body_size(c->evcon, cs->app->conf->max_body);
+	evhttp_connection_set_max_body_size(c->evcon, (*cs->conf)->max_body);
 }
 
 /* evhttp sent the answer: the connection waits for the next request. */
@@ -280,7 +280,7 @@ conns_output(struct evbuffer *out, const struct evbuffer_cb_info *info,
 	struct refusal r;
 
 	if (info->n_added == 0 || c->q.state == CONNQ_BUSY ||
-	    refusal_read(out, info->orig_size, c->cs->app->conf->max_body,
+	    refusal_read(out, info->orig_size, (*c->cs->conf)->max_body,
 	    &r) == -1)
 		return;
 	conns_outwatch(c, 0);
@@ -510,22 +510,23 @@ conns_count(const struct conns *cs)
 }
 
 struct conns *
-conns_new(struct app *app, struct evhttp *evh)
+conns_new(struct event_base *base, struct conf *const *conf,
+    const struct netlist *trusted, struct evhttp *evh)
 {
 	struct conns *cs = calloc(1, sizeof *cs);
 
 	if (cs == NULL)
 		return NULL;
-	cs->app = app;
+	cs->conf = conf;
 	connq_init(&cs->q);
 	cs->fresh_tail = &cs->fresh;
-	cs->log = conn_log_new(app->base);
-	cs->limits = cs->log ? conn_limits_new(app, cs->log) : NULL;
-	cs->bind_ev = event_new(app->base, -1, 0, conns_bind_event, cs);
+	cs->log = conn_log_new(base);
+	cs->limits = cs->log ? conn_limits_new(conf, trusted, cs->log) : NULL;
+	cs->bind_ev = event_new(base, -1, 0, conns_bind_event, cs);
 	for (int i = 0; i < 2; i++) {
 		cs->timers[i].cs = cs;
 		cs->timers[i].state = i ? CONNQ_BODY : CONNQ_HEAD;
-		cs->timers[i].ev = evtimer_new(app->base, conns_sweep,
+		cs->timers[i].ev = evtimer_new(base, conns_sweep,
 		    &cs->timers[i]);
 	}
 	if (cs->limits == NULL || cs->bind_ev == NULL ||

@@ -21,12 +21,17 @@
 
 #include <event2/http.h>
 
-#include "app.h"
-
+struct conf;
+struct netlist;
 struct conns;
 
-/* Watch every connection evh accepts from now on. */
-struct conns *conns_new(struct app *app, struct evhttp *evh);
+/*
+ * Watch every connection evh accepts from now on, on base. conf is where
+ * the configuration in force is (a reload replaces *conf); trusted
+ * (trusted_proxies, NULL: none) is borrowed.
+ */
+struct conns *conns_new(struct event_base *base, struct conf *const *conf,
+    const struct netlist *trusted, struct evhttp *evh);
 /* Watch every connection evh accepts too (a server's second port). */
 void conns_watch_also(struct conns *cs, struct evhttp *evh);
 /* After evhttp_free, which closes the connections. */

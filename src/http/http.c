@@ -38,14 +38,13 @@
 
 /* One evhttp per port: the request callback knows which port it came on. */
 struct http {
-	struct app *app;
+	struct http_setup set;
 	struct evhttp *evh;		/* listen */
 	struct evhttp *admin_evh;	/* admin_listen; NULL: not set */
 	struct evhttp_bound_socket *bs, *admin_bs;
 	struct event *resume;
 	struct conns *conns;	/* deadlines, caps, the descriptor reserve */
 	struct stamps *stamps;	/* route and arrival, until the answer */
-	http_dispatch_cb *dispatch;
 };
 
 /*
@@ -154,7 +153,7 @@ http_take(struct http *h, struct evhttp_request *req, int admin_port)
 	in.rr = in.bad ? ROUTE_NOT_FOUND : route_match(http_method(
 	    evhttp_request_get_command(req)), in.path, &in.m);
 	http_stamp(h, req, in.bad ? ROUTE_NONE : in.m.id, start_us);
-	h->dispatch(h->app, req, &in);
+	h->set.dispatch(h->set.arg, req, &in);
 }
 
 static void
@@ -264,7 +263,7 @@ http_serve_on(struct http *h, struct evhttp *evh, int fd,
     struct evhttp_bound_socket **bs, const char *addr, char *err,
     size_t errlen)
 {
-	http_limits(evh, h->app->conf->max_body);
+	http_limits(evh, (*h->set.conf)->max_body);
 	evhttp_set_gencb(evh, cb, h);
 	if ((*bs = evhttp_accept_socket_with_handle(evh, fd)) == NULL) {
 		snprintf(err, errlen, "cannot serve on %s", addr);
@@ -280,33 +279,33 @@ http_serve_on(struct http *h, struct evhttp *evh, int fd,
 static int
 http_admin_new(struct http *h, int afd, char *err, size_t errlen)
 {
-	if ((h->admin_evh = evhttp_new(h->app->base)) == NULL) {
+	if ((h->admin_evh = evhttp_new(h->set.base)) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		close(afd);
 		return -1;
 	}
 	conns_watch_also(h->conns, h->admin_evh);
 	return http_serve_on(h, h->admin_evh, afd, http_admin_request,
-	    &h->admin_bs, h->app->conf->admin_listen, err, errlen);
+	    &h->admin_bs, (*h->set.conf)->admin_listen, err, errlen);
 }
 
 struct http *
-http_new(struct app *app, int fd, int afd, http_dispatch_cb *dispatch,
-    char *err, size_t errlen)
+http_new(const struct http_setup *set, int fd, int afd, char *err,
+    size_t errlen)
 {
 	struct http *h = calloc(1, sizeof *h);
 
-	if (h == NULL || (h->evh = evhttp_new(app->base)) == NULL ||
-	    (h->resume = evtimer_new(app->base, http_resume, h)) == NULL ||
-	    (h->app = app, h->conns = conns_new(app, h->evh)) == NULL ||
+	if (h == NULL || (h->set = *set, h->evh = evhttp_new(set->base)) ==
+	    NULL || (h->resume = evtimer_new(set->base, http_resume, h)) ==
+	    NULL || (h->conns = conns_new(set->base, set->conf, set->trusted,
+	    h->evh)) == NULL ||
 	    (h->stamps = stamps_new()) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		close(fd);
 		goto fail;
 	}
-	h->dispatch = dispatch;
 	if (http_serve_on(h, h->evh, fd, http_request, &h->bs,
-	    app->conf->listen, err, errlen) == -1) {
+	    (*set->conf)->listen, err, errlen) == -1) {
 		fd = -1;
 		goto fail;
 	}

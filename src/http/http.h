@@ -17,8 +17,10 @@
 
 #include <event2/http.h>
 
-#include "app.h"
 #include "route.h"
+
+struct conf;
+struct netlist;
 
 struct http;
 
@@ -32,15 +34,24 @@ struct http_in {
 };
 
 /* What the server does with each request it has read (dispatch.h). */
-typedef void http_dispatch_cb(struct app *app, struct evhttp_request *req,
+typedef void http_dispatch_cb(void *arg, struct evhttp_request *req,
     const struct http_in *in);
+
+/* What the server reads, given at construction. */
+struct http_setup {
+	struct event_base *base;
+	struct conf *const *conf;	/* the one in force: a reload replaces *conf */
+	const struct netlist *trusted;	/* trusted_proxies; NULL: none */
+	http_dispatch_cb *dispatch;	/* each request read, with arg */
+	void *arg;
+};
 
 /*
  * Serve on the listening socket fd (see listener.h) and on afd, that of
  * admin_listen (-1: none); it takes both, also when it fails.
  */
-struct http *http_new(struct app *app, int fd, int afd,
-    http_dispatch_cb *dispatch, char *err, size_t errlen);
+struct http *http_new(const struct http_setup *set, int fd, int afd,
+    char *err, size_t errlen);
 void http_free(struct http *h);
 /* Stop accepting connections (shutdown); those open are served on. */
 void http_stop_accepting(struct http *h);

@@ -11,7 +11,6 @@
 #include <event2/event.h>
 
 #include "admission.h"
-#include "app.h"
 #include "conf.h"
 #include "draw.h"
 #include "log.h"
@@ -36,7 +35,9 @@ struct tick {
 };
 
 struct admission {
-	struct app *app;
+	struct event_base *base;
+	struct qstore *qs;
+	struct draws *draws;
 	struct tick *ticks;
 	struct event *sync;
 	int sync_inflight;
@@ -92,7 +93,7 @@ opening_fire(evutil_socket_t fd, short what, void *arg)
 {
 	struct tick *t = arg;
 
-	draws_due(t->a->app->draws, t->queue);
+	draws_due(t->a->draws, t->queue);
 }
 
 /*
@@ -109,7 +110,7 @@ opening_arm(struct tick *t, long long in_ms)
 	tv.tv_sec = (time_t)(in_ms / 1000);
 	tv.tv_usec = (suseconds_t)(in_ms % 1000) * 1000;
 	if (t->opening == NULL &&
-	    (t->opening = evtimer_new(t->a->app->base, opening_fire, t)) ==
+	    (t->opening = evtimer_new(t->a->base, opening_fire, t)) ==
 	    NULL)
 		return;
 	evtimer_add(t->opening, &tv);
@@ -138,9 +139,9 @@ tick_done(enum result r, const struct tick_figures *f, void *arg)
 	t->pow_bits = f->pow_bits, t->pow_ttl = (long)f->pow_ttl;
 	tick_notice(t, f);
 	if (f->draw == TICK_DRAW_DUE)
-		draws_due(t->a->app->draws, t->queue);
+		draws_due(t->a->draws, t->queue);
 	else if (f->draw == TICK_DRAW_NO_SEED)
-		draws_seed(t->a->app->draws, t->queue);
+		draws_seed(t->a->draws, t->queue);
 	if (f->draw_in >= 0)
 		opening_arm(t, f->draw_in);
 	if (f->expired > 0 || f->abandoned > 0 || f->admitted > 0 ||
@@ -159,7 +160,7 @@ tick_fire(evutil_socket_t fd, short what, void *arg)
 	period_add(t->ev);
 	if (t->inflight)
 		return;
-	if (qstore_tick(t->a->app->qstore, t->queue, ADMISSION_CAP, tick_done,
+	if (qstore_tick(t->a->qs, t->queue, ADMISSION_CAP, tick_done,
 	    t) == 0)
 		t->inflight = 1;
 }
@@ -228,7 +229,7 @@ admission_add(struct admission *a, const char *queue)
 	t->a = a;
 	t->listed = 1;
 	snprintf(t->queue, sizeof t->queue, "%s", queue);
-	if ((t->ev = evtimer_new(a->app->base, tick_fire, t)) == NULL) {
+	if ((t->ev = evtimer_new(a->base, tick_fire, t)) == NULL) {
 		free(t);
 		return -1;
 	}
@@ -295,7 +296,7 @@ sync_fire(evutil_socket_t fd, short what, void *arg)
 	period_add(a->sync);
 	if (a->sync_inflight)
 		return;
-	if (qstore_queues(a->app->qstore, sync_done, a) == 0)
+	if (qstore_queues(a->qs, sync_done, a) == 0)
 		a->sync_inflight = 1;
 }
 
@@ -313,15 +314,15 @@ pow_seed(struct tick *t, const struct queue_conf *q)
 }
 
 struct admission *
-admission_new(struct app *app)
+admission_new(struct event_base *base, struct qstore *qs, struct draws *draws,
+    const struct conf *c)
 {
 	struct admission *a = calloc(1, sizeof *a);
-	const struct conf *c = app->conf;
 
 	if (a == NULL)
 		return NULL;
-	a->app = app;
-	if ((a->sync = evtimer_new(app->base, sync_fire, a)) == NULL)
+	a->base = base, a->qs = qs, a->draws = draws;
+	if ((a->sync = evtimer_new(base, sync_fire, a)) == NULL)
 		goto fail;
 	period_add(a->sync);
 	for (size_t i = 0; i < c->nqueues; i++) {

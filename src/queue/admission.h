@@ -15,15 +15,24 @@
 
 #include <stddef.h>
 
-#include "app.h"
+#include <event2/event.h>
+
+struct conf;
+struct draws;
+struct qstore;
 
 #define ADMISSION_PERIOD_MS 250	/* how often each instance ticks */
 #define ADMISSION_CAP 5000	/* most tokens moved or swept per call */
 
 struct admission;
 
-/* Start ticking every queue of app->conf, and follow the registry. */
-struct admission *admission_new(struct app *app);
+/*
+ * Start ticking, on base, every queue of c (the file's), and follow the
+ * registry; a tick calls qs, and tells draws of a draw that is due. All
+ * borrowed: c only for this call.
+ */
+struct admission *admission_new(struct event_base *base, struct qstore *qs,
+    struct draws *draws, const struct conf *c);
 /* Free after store_free: a tick in flight is answered there. */
 void admission_free(struct admission *a);
 

@@ -16,7 +16,6 @@
 
 #include <openssl/evp.h>
 
-#include "app.h"
 #include "conf.h"
 #include "draw.h"
 #include "draw_sort.h"
@@ -54,20 +53,20 @@ struct run {
 };
 
 struct draws {
-	struct app *app;
+	struct qstore *qs;
 	char owner[33];		/* this process, in the lock */
 	struct run *runs;
 };
 
 struct draws *
-draws_new(struct app *app)
+draws_new(struct qstore *qs)
 {
 	struct draws *d = calloc(1, sizeof *d);
 	char seed[TICKET_HEX + 1], commit[TICKET_HEX + 1];
 
 	if (d == NULL)
 		return NULL;
-	d->app = app;
+	d->qs = qs;
 	/* Any unique name serves: the commit of a fresh random value. */
 	if (ticket_new_seed(seed, commit) == -1) {
 		free(d);
@@ -126,7 +125,7 @@ step(struct run *r, const char *op, const char *operand,
 	r->fly[(r->first + r->inflight) % DRAW_DEPTH] =
 	    (struct flight){ op, entrants };
 	r->inflight++;
-	if (qstore_draw_step(r->d->app->qstore, r->queue, &o, step_done,
+	if (qstore_draw_step(r->d->qs, r->queue, &o, step_done,
 	    r) == -1) {
 		r->inflight--;
 		run_stop(r);
@@ -419,7 +418,7 @@ step_done(enum result res, const struct qs_draw_step *s, void *arg)
 	case QS_DRAW_DRAWN:
 		log_info("event=draw queue=%s entrants=%lld ms=%lld", r->queue,
 		    s->entrants, s->now_ms - s->started_ms);
-		qstore_draw_announce(r->d->app->qstore, r->queue);
+		qstore_draw_announce(r->d->qs, r->queue);
 		break;
 	case QS_DRAW_BUSY:
 	case QS_DRAW_IDLE:
@@ -467,7 +466,7 @@ draws_seed(struct draws *d, const char *queue)
 	if (ticket_new_seed(seed, commit) == -1 ||
 	    (q = strdup(queue)) == NULL)
 		return;
-	if (qstore_draw_commit(d->app->qstore, queue, seed, commit, seed_done,
+	if (qstore_draw_commit(d->qs, queue, seed, commit, seed_done,
 	    q) == -1)
 		free(q);
 	explicit_bzero(seed, sizeof seed);
@@ -481,7 +480,7 @@ draws_write_conf(struct draws *d, const struct queue_conf *q, const char *how,
 	int rc = -1;
 
 	if (ticket_new_seed(seed, commit) == 0)
-		rc = qstore_seed(d->app->qstore, q, how, seed, commit, cb, arg);
+		rc = qstore_seed(d->qs, q, how, seed, commit, cb, arg);
 	else
 		log_error("event=queue_config_failed queue=%s msg=\"no random "
 		    "bytes for a seed\"", q->name);

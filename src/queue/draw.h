@@ -14,10 +14,10 @@
 
 #include "qstore.h"	/* qs_seeded_cb */
 
-struct app;
 struct draws;
 
-struct draws *draws_new(struct app *app);
+/* The draws this process drives, through qs (borrowed). */
+struct draws *draws_new(struct qstore *qs);
 /* Runs in flight end when their answer comes back. */
 void draws_free(struct draws *d);
 

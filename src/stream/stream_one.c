@@ -70,9 +70,9 @@ stream_close(struct streams *b, struct stream *st, const char *reason,
 	stream_unlink(b, st);
 	st->closed = 1;
 	if (how == CLOSE_END)
-		sse_end(st, b->app->http);
+		sse_end(st, b->set.http);
 	else if (how == CLOSE_ABORT)
-		sse_abort(st, b->app->http);
+		sse_abort(st, b->set.http);
 	else
 		sse_gone(st);
 	if (!st->inflight)
@@ -96,7 +96,7 @@ stream_send_text(struct streams *b, struct stream *st, const char *event,
     const char *data)
 {
 	if (data && sse_event(st, event, data,
-	    (size_t)b->app->conf->stream_buffer) == -1) {
+	    (size_t)streams_conf(b)->stream_buffer) == -1) {
 		stream_slow(b, st);
 		return -1;
 	}
@@ -125,11 +125,11 @@ stream_entered(struct streams *b, struct stream *st, long long expiry_ms)
 	ts.queue = q->name, ts.token = tok, ts.active = 1;
 	ts.waiting = q->waiting;
 	ts.active_until = expiry_ms / 1000;
-	ts.poll_after = standing_poll_after(b->app->conf->push_interval, 0,
+	ts.poll_after = standing_poll_after(streams_conf(b)->push_interval, 0,
 	    0, 1);
 	ts.redirect = q->redirect[0] ? q->redirect : NULL;
-	ts.notice = admission_notice(b->app->admission, q->name, NULL);
-	if (pass_attach(b->app->passkeys, &ts, (long long)time(NULL),
+	ts.notice = admission_notice(b->set.admission, q->name, NULL);
+	if (pass_attach(*b->set.passkeys, &ts, (long long)time(NULL),
 	    pass) == -1)
 		log_error("event=pass_sign_failed queue=%s", ts.queue);
 	if (stream_send(b, st, "entered", reply_status_text(&ts)) == 0)
@@ -169,21 +169,21 @@ stream_status(struct streams *b, struct stream *st, const struct standing *s,
 	uuid_unparse_lower(st->token, tok);
 	if (kind == 'p')
 		standing_prequeue(s, b->queues[st->queue].name, tok, rank,
-		    b->app->conf->push_interval, &ts);
+		    streams_conf(b)->push_interval, &ts);
 	else
 		standing_waiting(s, b->queues[st->queue].name, tok, rank,
-		    b->app->conf->push_interval, &ts);
-	ts.notice = admission_notice(b->app->admission, ts.queue, NULL);
+		    streams_conf(b)->push_interval, &ts);
+	ts.notice = admission_notice(b->set.admission, ts.queue, NULL);
 	stream_send(b, st, "status", reply_status_text(&ts));
 }
 
 void
 stream_keepalive(struct streams *b, struct stream *st, uint32_t now)
 {
-	if (now - st->last_write < (uint32_t)b->app->conf->keepalive_interval)
+	if (now - st->last_write < (uint32_t)streams_conf(b)->keepalive_interval)
 		return;
 	if (sse_raw(st, SSE_KEEPALIVE, sizeof SSE_KEEPALIVE - 1,
-	    (size_t)b->app->conf->stream_buffer) == -1)
+	    (size_t)streams_conf(b)->stream_buffer) == -1)
 		stream_slow(b, st);
 }
 

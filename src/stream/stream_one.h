@@ -15,6 +15,7 @@
 #include "sse.h"
 #include "standing.h"
 #include "stream_table.h"
+#include "streams_setup.h"
 #include "wheel.h"
 
 #define STREAMS_STALLS 5	/* skipped pushes before "slow client" */
@@ -30,7 +31,7 @@ struct bqueue {
 };
 
 struct streams {
-	struct app *app;
+	struct streams_setup set;
 	struct stream_table streams;	/* token -> open streams */
 	size_t reserved;	/* reservations not yet started */
 	struct wheel wheel;	/* the schedule */
@@ -42,6 +43,13 @@ struct streams {
 	size_t max_streams, max_per_ip;
 	int timeout;		/* seconds, of every stream's connection */
 };
+
+/* The configuration in force (a reload replaces it). */
+static inline const struct conf *
+streams_conf(const struct streams *b)
+{
+	return *b->set.conf;
+}
 
 enum close_how { CLOSE_END, CLOSE_ABORT, CLOSE_GONE };
 

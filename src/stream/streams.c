@@ -168,7 +168,7 @@ batch_send(struct batch *bt)
 		argv[i] = tokens[i];
 		bt->st[i]->inflight = 1;
 	}
-	if (qstore_ranks(b->app->qstore, b->queues[bt->queue].name, bt->n,
+	if (qstore_ranks(b->set.qstore, b->queues[bt->queue].name, bt->n,
 	    argv, batch_done, bt) == -1) {
 		struct qs_ranks none = { .kinds = "" };
 
@@ -196,7 +196,7 @@ stream_from_view(struct streams *b, struct stream *st, long long now_ms)
 	const struct standing *s;
 	long long v;
 	char kind = line_cache_rank(b->queues[st->queue].line, st,
-	    b->app->conf->push_interval * 1000, now_ms, &v, &s);
+	    streams_conf(b)->push_interval * 1000, now_ms, &v, &s);
 
 	if (kind == 0)
 		return 0;
@@ -323,7 +323,7 @@ streams_notices(struct streams *b)
 {
 	for (size_t q = 0; q < b->nqueues; q++) {
 		unsigned long serial;
-		const char *notice = admission_notice(b->app->admission,
+		const char *notice = admission_notice(b->set.admission,
 		    b->queues[q].name, &serial);
 
 		if (serial == b->queues[q].notice_serial)
@@ -342,12 +342,12 @@ streams_tick(evutil_socket_t fd, short what, void *arg)
 
 	streams_notices(b);
 	for (size_t q = 0; q < b->nqueues; q++)
-		if (b->queues[q].streams > 0 && store_is_ready(b->app->store))
-			line_cache_refresh(b->queues[q].line, b->app->qstore,
+		if (b->queues[q].streams > 0 && store_is_ready(b->set.store))
+			line_cache_refresh(b->queues[q].line, b->set.qstore,
 			    b->queues[q].name);
 	if (b->wheel.slots[s] == NULL)
 		return;
-	if (!store_is_ready(b->app->store)) {
+	if (!store_is_ready(b->set.store)) {
 		uint32_t now = sse_now();
 		struct stream *st, *next;
 
@@ -380,7 +380,7 @@ static void
 streams_drawn(struct streams *b, int q)
 {
 	line_cache_forget(b->queues[q].line);	/* every place moved */
-	if (!store_is_ready(b->app->store))
+	if (!store_is_ready(b->set.store))
 		return;
 	for (int s = 0; s < b->wheel.nslots; s++)
 		streams_visit(b, s, q);
@@ -470,20 +470,20 @@ streams_start(struct streams *b, struct evhttp_request *req,
     unsigned long last_id, struct ipslot *slot)
 {
 	struct stream *st = calloc(1, sizeof *st);
-	const struct conf *c = b->app->conf;
+	const struct conf *c = streams_conf(b);
 	int q = bq_find(b, queue, strlen(queue));
 
 	b->reserved--;
 	if (st == NULL || q < 0 || uuid_parse(token, st->token) != 0) {
 		free(st);
 		ipcount_release(b->ips, slot);
-		http_send_error(b->app->http, req, 503, "too_many_streams",
+		http_send_error(b->set.http, req, 503, "too_many_streams",
 		    "this server cannot open another stream now");
 		return;
 	}
 	bq_learn(&b->queues[q], s);
 	st->queue = (uint16_t)q, st->ip = slot, st->id = (uint32_t)last_id;
-	sse_open(st, b->app->http, req, c->push_interval * 1000, b->timeout,
+	sse_open(st, b->set.http, req, c->push_interval * 1000, b->timeout,
 	    stream_on_close);
 	stream_table_put(&b->streams, st);
 	wheel_put(&b->wheel, st, wheel_pick(&b->wheel));
@@ -558,18 +558,18 @@ streams_cap(const struct conf *c)
 	return high < 128 ? 64 : (size_t)high - 64;
 }
 
-/* max_streams and max_streams_per_ip from app->conf. */
+/* max_streams and max_streams_per_ip from the configuration in force. */
 static void
 streams_set_limits(struct streams *b)
 {
-	b->max_streams = streams_cap(b->app->conf);
-	b->max_per_ip = (size_t)b->app->conf->max_streams_per_ip;
+	b->max_streams = streams_cap(streams_conf(b));
+	b->max_per_ip = (size_t)streams_conf(b)->max_streams_per_ip;
 }
 
 void
 streams_reload(struct streams *b)
 {
-	const struct conf *c = b->app->conf;
+	const struct conf *c = streams_conf(b);
 	int n = (int)(c->push_interval * 1000 / STREAMS_SLOT_MS);
 
 	streams_set_limits(b);
@@ -586,27 +586,27 @@ streams_reload(struct streams *b)
 }
 
 struct streams *
-streams_new(struct app *app, char *err, size_t errlen)
+streams_new(const struct streams_setup *set, char *err, size_t errlen)
 {
 	struct streams *b = calloc(1, sizeof *b);
-	const struct conf *c = app->conf;
+	const struct conf *c = *set->conf;
 	struct timeval tv = { 0, STREAMS_SLOT_MS * 1000 };
 	char pattern[KEYS_MAX];
 
 	if (b == NULL)
 		goto oom;
-	b->app = app;
+	b->set = *set;
 	b->timeout = stream_timeout(c);
 	streams_set_limits(b);
 	b->ips = ipcount_new();
-	b->timer = event_new(app->base, -1, EV_PERSIST, streams_tick, b);
+	b->timer = event_new(set->base, -1, EV_PERSIST, streams_tick, b);
 	if (stream_table_init(&b->streams) == -1 || wheel_init(&b->wheel,
 	    (int)(c->push_interval * 1000 / STREAMS_SLOT_MS)) == -1 ||
 	    !b->ips || !b->timer)
 		goto oom;
 	keys_events_pattern(pattern, c->key_prefix);
-	if ((b->sub = store_new_subscriber(app->base, c->redis,
-	    app->store_opts, pattern,
+	if ((b->sub = store_new_subscriber(set->base, c->redis,
+	    set->store_opts, pattern,
 	    streams_message, b, err, errlen)) == NULL)
 		goto fail;
 	for (size_t i = 0; i < c->nqueues; i++)

@@ -17,8 +17,8 @@
 
 #include <event2/http.h>
 
-#include "app.h"
 #include "standing.h"
+#include "streams_setup.h"
 
 #define STREAMS_SLOT_MS 100
 #define STREAMS_BATCH 1000
@@ -26,7 +26,8 @@
 struct streams;
 struct ipslot;
 
-struct streams *streams_new(struct app *app, char *err, size_t errlen);
+struct streams *streams_new(const struct streams_setup *set, char *err,
+    size_t errlen);
 /* Ends every stream still open; call before the HTTP server is freed. */
 void streams_free(struct streams *b);
 
