@@ -15,7 +15,8 @@ of its files names in an #include "..." (header names are unique across
 src/; a header the build writes is in the folder of the build directory
 it is written to). "calls" draws an edge from a folder to the folder
 whose object defines a symbol that one of its objects leaves undefined
-(nm over the objects under BUILDDIR/src of the .c files under SRCDIR).
+(nm over the objects under BUILDDIR/src of the .c files under SRCDIR,
+each in the folder of its source).
 
 Each edge that is not down is printed with what makes it, e.g.
 
@@ -85,9 +86,11 @@ def call_edges(srcdir, builddir):
     home.update({n: f for n, f in homes(os.path.join(builddir, 'src')).items()
                  if n.endswith('.c') and n not in home})
     objs = []
-    for p in modrings.files_under(os.path.join(builddir, 'src'), ('.o',)):
+    top = os.path.join(builddir, 'src')
+    for p in modrings.files_under(top, ('.o',)):
         c = os.path.basename(p)[:-2].split('-')[-1] + '.c'
-        if c in home:
+        # An object left in a folder its source has since left is stale.
+        if c in home and folder_of(top, p) == home[c]:
             objs.append((c, home[c], modrings.nm(p)))
     owner = {}
     for c, folder, (defined, _) in objs:
