@@ -91,7 +91,8 @@ named=$(awk -F'\t' 'NF == 2 && $1 != "?"' <<<"$mapped")
 [ -n "$folders" ] || bail "doc/design.md, \"$SECTION\", names folders (### src/...)"
 check_eq "$(uniq -d <<<"$folders")" "" "no folder has two paragraphs"
 
-tree=$(files)
+# src/LAYERS, the folders' order, is the map's own rule, not a part.
+tree=$(files | grep -vx 'src/LAYERS')
 [ -n "$tree" ] || bail "the files of src/ are found"
 diag "$(wc -l <<<"$tree") files in src/, $(wc -l <<<"$folders") folders in the map"
 
@@ -122,3 +123,13 @@ none "every file the map names exists" "named, but in no folder of src/" \
 	[ -n "$(find "$TOP_SRCDIR/src" "$BUILD/src" -name "$n" -print -quit \
 	    2>/dev/null)" ] || echo "$n"
     done)"
+
+# The order of the folders (src/LAYERS, which includes.sh holds the code
+# to) places exactly the parts the map has a paragraph for.
+check_contains "$(sed -n "/^## $SECTION/,/^## [^#]/p" "$DESIGN")" \
+    'src/LAYERS' "the map says where the folders' order is written"
+check_eq "$(sed 's/#.*//' "$TOP_SRCDIR/src/LAYERS" | tr -s ' \t' '\n\n' |
+    sed '/^$/d' | LC_ALL=C sort)" \
+    "$(grep -E '^src/[a-z0-9_]+$' <<<"$folders" | sed 's|^src/||' |
+    LC_ALL=C sort)" \
+    "src/LAYERS places every part the map names, and no other"
