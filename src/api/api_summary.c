@@ -1,9 +1,13 @@
-/* api_summary.c: GET /v1/queues/{q}, the public summary of a queue. */
+/*
+ * api_summary.c: GET /v1/queues/{q}, the public summary of a queue. Every
+ * figure comes from one read of Redis (summary.lua), none from this
+ * instance's last tick: an admin call's change shows in the next summary
+ * on any instance.
+ */
 #include <stdlib.h>
 
 #include <jansson.h>
 
-#include "admission.h"
 #include "api.h"
 #include "http_reply.h"
 #include "qstore.h"
@@ -25,8 +29,7 @@ summary_done(enum result r, const struct standing *s, void *arg)
 	    "state", conf_state_name(s->q.state),
 	    "waiting", (json_int_t)s->waiting, "active", (json_int_t)s->n,
 	    "eta_seconds_for_new", eta < 0 ? json_null() : json_integer(eta),
-	    "fail_open_until", (json_int_t)admission_fail_open(
-	    c->api->admission, c->queue)));
+	    "fail_open_until", (json_int_t)s->fail_open_until));
 	free(c);
 }
 

@@ -22,6 +22,8 @@ struct standing {
 	long long opens_at;	/* the queue's opening, unix s; 0: none */
 	long long prequeue_from;	/* unix s; 0: any time before */
 	long long entrants;	/* pre-queue entrants not yet drawn */
+	long long fail_open_until;	/* a queue summary: unix s; 0: not
+					 * failing open */
 };
 
 /* One waiter's or one session's view, as API.md's status object. */

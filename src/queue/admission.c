@@ -30,7 +30,7 @@ struct tick {
 	long pow_ttl;
 	char notice[NOTICE_BYTES_MAX + 1];	/* see admission_notice */
 	unsigned long notice_serial;
-	long long fail_open_until;
+	long long fail_open_until;	/* the last tick read: logged as it moves */
 	struct tick *next;
 };
 
@@ -193,14 +193,6 @@ admission_notice_set(struct admission *a, const char *queue,
 
 	if (t != NULL)
 		notice_learn(t, notice);
-}
-
-long long
-admission_fail_open(const struct admission *a, const char *queue)
-{
-	const struct tick *t = tick_find(a, queue);
-
-	return t ? t->fail_open_until : 0;
 }
 
 int

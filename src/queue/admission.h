@@ -61,8 +61,6 @@ const char *admission_notice(const struct admission *a, const char *queue,
 /* The admin API set queue's notice ("": cleared): this instance knows now. */
 void admission_notice_set(struct admission *a, const char *queue,
     const char *notice);
-/* Until when (unix s) queue fails open, as its last tick read; 0: not. */
-long long admission_fail_open(const struct admission *a, const char *queue);
 
 /* The names of the queues ticked, borrowed until the next change, sorted. */
 size_t admission_names(const struct admission *a, const char **names,

@@ -231,6 +231,17 @@ read_standing(struct qcall *c, enum result r, const redisReply *rp)
 	((qs_standing_cb *)c->cb)(r, &s, c->arg);
 }
 
+static void
+read_summary(struct qcall *c, enum result r, const redisReply *rp)
+{
+	struct standing s;
+
+	memset(&s, 0, sizeof s);
+	if (r == RESULT_OK && qreply_summary(rp, &r, &s) == -1)
+		r = qcall_misshaped(c);
+	((qs_standing_cb *)c->cb)(r, &s, c->arg);
+}
+
 /*
  * Script id (named script) on queue's keys, with token as its one
  * argument when it takes one: where a token stands, a queue's summary, a
@@ -260,7 +271,7 @@ int
 qstore_summary(struct qstore *qs, const char *queue, qs_standing_cb *cb,
     void *arg)
 {
-	return queue_eval(qs, queue, NULL, read_standing, cb, arg, "summary",
+	return queue_eval(qs, queue, NULL, read_summary, cb, arg, "summary",
 	    LUA_SUMMARY, -1);
 }
 

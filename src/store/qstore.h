@@ -48,7 +48,8 @@ typedef void qs_standing_cb(enum result r, const struct standing *s,
 /* status.lua: where token stands (RESULT_OK, NO_QUEUE or GONE). */
 int qstore_status(struct qstore *qs, const char *queue, const char *token,
     qs_standing_cb *cb, void *arg);
-/* summary.lua: the queue's facts; s->n is its active sessions. */
+/* summary.lua: the queue's facts; s->n is its active sessions, and
+ * s->fail_open_until what its hash says now. */
 int qstore_summary(struct qstore *qs, const char *queue, qs_standing_cb *cb,
     void *arg);
 

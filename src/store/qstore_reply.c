@@ -183,6 +183,18 @@ qreply_standing(const redisReply *r, enum result *res, struct standing *s)
 	    facts_eta(r, FACTS_KEEP, &s->q) == -1 ? -1 : 0;
 }
 
+int
+qreply_summary(const redisReply *r, enum result *res, struct standing *s)
+{
+	if (qreply_standing(r, res, s) == -1)
+		return -1;
+	if (r->elements == 1)		/* { 'no_queue' } */
+		return 0;
+	return r->elements != SUMMARY_FIELDS ||
+	    qreply_num(r, SUMMARY_FAIL_OPEN_UNTIL, &s->fail_open_until) == -1 ?
+	    -1 : 0;
+}
+
 /* The full head's last fields: what the daemon may hold (qstore_held.h). */
 static int
 join_head_held(const redisReply *r, struct held_head *hh)

@@ -30,6 +30,11 @@
 int qreply_standing(const redisReply *r, enum result *res,
     struct standing *s);
 
+/* summary.lua's reply (shape SUMMARY): as qreply_standing, and
+ * s->fail_open_until. */
+int qreply_summary(const redisReply *r, enum result *res,
+    struct standing *s);
+
 /*
  * join.lua's reply is a head, then one entry per join (shape JOIN). The
  * head is JOIN_HEAD (JOIN_HEAD_FULL, *hh filled), or JOIN_SHORT, the head

@@ -282,6 +282,12 @@ fresh_token=$(jq -r .token <<<"$out")
 check_eq "$(jq -r .status <<<"$out")" waiting "the second instance takes joins to the new queue at once"
 check_eq "$(curl -s "$B/v1/queues/line" | jq -r .state)" open \
     "the second instance sees the state set through the first"
+for call in pause:paused resume:open close:closed open:open; do
+	admin POST "/v1/admin/queues/line/${call%:*}"
+	on "$B" http GET /v1/queues/line
+	check_json .state "${call#*:}" \
+	    "${call%:*} through the first: the second's summary says ${call#*:} at once"
+done
 check "the second instance lists the new queue within a tick" \
     wait_until 'WR_BASE=$B admin GET /v1/admin/queues;
 	[ "$(json "[.queues[].queue] | join(\",\")")" = fresh,line ]' 2

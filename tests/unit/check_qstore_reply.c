@@ -1,6 +1,7 @@
 /*
  * check_qstore_reply.c: reading the scripts' replies: lib.lua's facts()
- * whole (status.lua) or as join.lua's head and entries, ranks.lua's,
+ * whole (status.lua) or as join.lua's head and entries, summary.lua's,
+ * ranks.lua's,
  * tick.lua's and admin_show.lua's, the pass check's lookup and Redis's
  * INFO, the console's room and series; and the count of facts() fields,
  * read from lib.lua itself, against the C side's.
@@ -358,6 +359,41 @@ END_TEST
 	str("batch"), str(""), str("batch"), num(0), num(9), HEAD_PART, \
 	ETA_PART
 
+/* summary.lua's facts, before when the queue's fail-open ends. */
+#define FACTS_OF_SUMMARY \
+	str("ok"), str(""), str("summary"), num(3), num(9), HEAD_PART, \
+	ETA_PART
+
+START_TEST(test_summary)
+{
+	struct standing s;
+	enum result res;
+
+	reset();
+	ck_assert_int_eq(qreply_summary(arr(29, FACTS_OF_SUMMARY,
+	    num(1795460399)), &res, &s), 0);
+	ck_assert_int_eq(res, RESULT_OK);
+	ck_assert_int_eq(s.n, 3);
+	ck_assert_int_eq(s.waiting, 9);
+	ck_assert_int_eq(s.q.state, STATE_PAUSED);
+	ck_assert(s.fail_open_until == 1795460399LL);
+	reset();
+	ck_assert_int_eq(qreply_summary(arr(29, FACTS_OF_SUMMARY, num(0)),
+	    &res, &s), 0);
+	ck_assert(s.fail_open_until == 0);
+	reset();
+	ck_assert_int_eq(qreply_summary(arr(1, str("no_queue")), &res, &s),
+	    0);
+	ck_assert_int_eq(res, RESULT_NO_QUEUE);
+	reset();		/* the facts alone: no end of a fail-open */
+	ck_assert_int_eq(qreply_summary(arr(28, FACTS_OF_SUMMARY), &res, &s),
+	    -1);
+	reset();
+	ck_assert_int_eq(qreply_summary(arr(29, FACTS_OF_SUMMARY,
+	    str("soon")), &res, &s), -1);
+}
+END_TEST
+
 START_TEST(test_ranks)
 {
 	struct standing s;
@@ -631,6 +667,7 @@ main(void)
 	tcase_add_test(tc, test_bad_entries);
 	tcase_add_test(tc, test_bad_heads);
 	tcase_add_test(tc, test_lua_facts_count);
+	tcase_add_test(tc, test_summary);
 	tcase_add_test(tc, test_ranks);
 	tcase_add_test(tc, test_tick_and_figures);
 	tcase_add_test(tc, test_short_head);
