@@ -32,7 +32,7 @@ struct passkeys;
 struct ratelimit;
 struct renewals;
 struct revoke;
-struct room_feed;
+struct console_feed;
 struct store;
 struct streams;
 
@@ -57,7 +57,7 @@ struct api {
 	struct revoke *revoke;		/* recent answers about passes */
 	struct renewals *renewals;	/* recent renewals of sessions */
 	struct ratelimit *ratelimit;	/* join_rate_per_ip */
-	struct room_feed *feed;		/* the console's feeds (api_room_new) */
+	struct console_feed *feed;	/* the console's feeds (console_feed_new) */
 	int worker;			/* -1: the single process */
 	int draining;			/* shutting down: /readyz says 503 */
 	int written;			/* the file's queues are in Redis: until
@@ -111,16 +111,16 @@ void api_send_verdict(struct api *api, struct evhttp_request *req,
 void api_metrics_publish(struct api *api);
 
 /*
- * The console (api_room.c): its feeds and this process's report. Each
- * second: the report, and the room read for the feeds open here. Leave:
- * the process stops, forget its report. Stop ends every feed (before
+ * The console's feed (api_console_feed.c): its feeds and this process's
+ * beat. Each second: the beat, and the room read for the feeds open here.
+ * Leave: the process stops, forget its beat. Stop ends every feed (before
  * store_free); free after http_free.
  */
-struct room_feed *api_room_new(struct api *api);
-void api_room_second(struct api *api);
-void api_room_leave(struct api *api);
-void api_room_stop(struct room_feed *f);
-void api_room_free(struct room_feed *f);
+struct console_feed *console_feed_new(struct api *api);
+void console_feed_second(struct api *api);
+void console_feed_leave(struct api *api);
+void console_feed_stop(struct console_feed *f);
+void console_feed_free(struct console_feed *f);
 struct metrics;
 struct mshare_live;
 /*

@@ -195,7 +195,7 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 		    streams_count(app->api.streams));
 	}
 	app->api.draining = 1;
-	api_room_leave(&app->api);
+	console_feed_leave(&app->api);
 	http_stop_accepting(app->api.http);
 	streams_drain(app->api.streams, DRAIN_RETRY_MS);
 	event_base_loopexit(app->api.base, &tv);
@@ -232,7 +232,7 @@ on_publish(evutil_socket_t fd, short what, void *arg)
 	struct app *app = arg;
 
 	api_metrics_publish(&app->api);
-	api_room_second(&app->api);
+	console_feed_second(&app->api);
 	if (app->api.worker < 0 && app->said_ready && !app->api.draining &&
 	    ++ticks % STATUS_EVERY == 0)
 		announce_status(app);
@@ -279,7 +279,7 @@ parts_new(struct app *app, int fd, int afd, char *err, size_t errlen)
 	ss.admission = a->admission;
 	if ((a->streams = streams_new(&ss, err, errlen)) == NULL)
 		return -1;
-	if ((a->feed = api_room_new(a)) == NULL) {
+	if ((a->feed = console_feed_new(a)) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -317,7 +317,7 @@ done:
 		event_free(publisher);
 	if (app->drained)
 		event_free(app->drained);
-	api_room_stop(app->api.feed);
+	console_feed_stop(app->api.feed);
 	/* Answers every call still in flight, while requests can be answered. */
 	store_free(app->api.store);
 	challenge_key_free(app->api.challenge);
@@ -326,7 +326,7 @@ done:
 	streams_free(app->api.streams);
 	http_free(app->api.http);
 	app->api.http = NULL;
-	api_room_free(app->api.feed);
+	console_feed_free(app->api.feed);
 	admission_free(app->api.admission);
 	draws_free(app->draws);
 	if (app->conf_owned) {

@@ -1,8 +1,8 @@
 /*
  * refusals.h: the joins this process refused at a guard, by reason and
- * queue, and the invitations its joins used, for the console's report
- * (api_room.c). Counters since the process started; the feed makes rates
- * of them. The table holds REFUSALS_QUEUES queues; later ones count in
+ * queue, and the invitations its joins used, for the console's beat
+ * (api_console_feed.c). Counters since the process started; the feed
+ * makes rates of them. The table holds REFUSALS_QUEUES queues; later ones count in
  * the totals only. It also keeps the ETA this process last told a new
  * waiter of each queue.
  */
@@ -42,7 +42,7 @@ void refusals_count(const char *queue, const char *code);
 void refusals_invite_used(const char *queue);
 
 /* A new waiter of queue was told eta seconds at position, at_ms (Redis's
- * clock at its join: the report's join marks, room_report.lua, carry the
+ * clock at its join: the report's join marks, room_beat.lua, carry the
  * last one: doc/design.md, "The report"). */
 void refusals_eta_told(const char *queue, long long eta, long long position,
     long long at_ms);

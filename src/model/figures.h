@@ -126,7 +126,7 @@ struct room_read {
 	struct room_queue *queues;	/* as the names asked for */
 };
 
-/* One second's sample of a queue (room_report.lua). */
+/* One second's sample of a queue (room_beat.lua). */
 struct room_sample {
 	long long t, joined, admitted, waiting, active;
 };

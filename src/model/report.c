@@ -2,7 +2,7 @@
  * report.c: a queue's report from its minute rows; see report.h.
  *
  * A row holds the stats hash's cumulative counters and histogram buckets
- * as they stood at the end of its minute (room_report.lua writes it in the
+ * as they stood at the end of its minute (room_beat.lua writes it in the
  * first second of the next; the live row is the minute in progress), so a
  * minute's figures are its row less the row before (the base for the
  * first), and the totals the last row less the base. Peaks and maxima are

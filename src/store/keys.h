@@ -97,12 +97,12 @@ struct draw_keys {
 int keys_draw(struct draw_keys *k, const char *prefix, const char *queue);
 
 /*
- * The console's keys of a queue (room_report.lua, room_read.lua,
+ * The console's keys of a queue (room_beat.lua, room_read.lua,
  * tick.lua): :series, a sorted set of one sample a second, the last 30
  * minutes; :joins, marks "by this time (member, ms) the tickets had
  * reached this score", so a ticket's join time is known to a second;
  * :waits, a list of the last admissions' times in line; :history, the
- * report's minute rows, kept report_ttl (room_report.lua, report_read.lua).
+ * report's minute rows, kept report_ttl (room_beat.lua, report_read.lua).
  */
 struct room_keys {
 	char series[KEYS_MAX];

@@ -49,37 +49,37 @@ room_queue_keys(struct qstore *qs, struct script_call *sc,
 }
 
 static void
-read_reported(struct qcall *c, enum result r, const redisReply *rp)
+read_beat(struct qcall *c, enum result r, const redisReply *rp)
 {
 	if (r == RESULT_OK && (rp->type != REDIS_REPLY_ARRAY ||
-	    rp->elements != REPORTED_FIELDS))
+	    rp->elements != BEAT_FIELDS))
 		r = qcall_misshaped(c);
 	((qs_done_cb *)c->cb)(r, c->arg);
 }
 
 int
-qstore_room_report(struct qstore *qs, const char *id, const char *report,
+qstore_room_beat(struct qstore *qs, const char *id, const char *beat,
     const char *const *names, size_t n, qs_done_cb *cb, void *arg)
 {
 	struct room_names rn;
 	struct script_call *sc;
 
 	if (n > ROOM_QUEUES_MAX || keys_room(&rn, qs->prefix) == -1 ||
-	    (sc = script_call_new(LUA_ROOM_REPORT)) == NULL)
+	    (sc = script_call_new(LUA_ROOM_BEAT)) == NULL)
 		return -1;
-	script_set(sc, ROOM_REPORT_K_ROOM, rn.room);
-	script_set(sc, ROOM_REPORT_K_ROOM_SEEN, rn.seen);
-	script_set(sc, ROOM_REPORT_K_SECOND, rn.second);
-	script_set(sc, ROOM_REPORT_A_ID, id);
-	script_set(sc, ROOM_REPORT_A_REPORT, report);
+	script_set(sc, ROOM_BEAT_K_ROOM, rn.room);
+	script_set(sc, ROOM_BEAT_K_ROOM_SEEN, rn.seen);
+	script_set(sc, ROOM_BEAT_K_SECOND, rn.second);
+	script_set(sc, ROOM_BEAT_A_ID, id);
+	script_set(sc, ROOM_BEAT_A_BEAT, beat);
 	if (room_queue_keys(qs, sc, names, n, (struct room_runs){
-	    ROOM_REPORT_K_QUEUES, ROOM_REPORT_K_SERIES, ROOM_REPORT_K_JOINS,
-	    -1, ROOM_REPORT_K_HISTORY, ROOM_REPORT_A_NAMES }) == -1) {
+	    ROOM_BEAT_K_QUEUES, ROOM_BEAT_K_SERIES, ROOM_BEAT_K_JOINS,
+	    -1, ROOM_BEAT_K_HISTORY, ROOM_BEAT_A_NAMES }) == -1) {
 		script_call_free(sc);
 		return -1;
 	}
-	return qcall_eval(qs, qcall_new(qs, read_reported, cb, arg,
-	    "room_report", NULL), sc);
+	return qcall_eval(qs, qcall_new(qs, read_beat, cb, arg,
+	    "room_beat", NULL), sc);
 }
 
 /* ---- the room -------------------------------------------------------- */

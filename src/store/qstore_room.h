@@ -1,6 +1,6 @@
 /*
  * qstore_room.h: the queue store's calls for the operator's console
- * (room_report.lua, room_read.lua, room_history.lua); the plain figures
+ * (room_beat.lua, room_read.lua, room_history.lua); the plain figures
  * they fill for src/queue's room.c are in qstore_types.h.
  */
 #ifndef WR_QSTORE_ROOM_H
@@ -11,10 +11,10 @@
 #include "qstore.h"
 
 /*
- * room_report.lua: this process's report under id; the second's samples
+ * room_beat.lua: this process's beat under id; the second's samples
  * of names' queues and their join marks, if nobody wrote them yet.
  */
-int qstore_room_report(struct qstore *qs, const char *id, const char *report,
+int qstore_room_beat(struct qstore *qs, const char *id, const char *beat,
     const char *const *names, size_t n, qs_done_cb *cb, void *arg);
 
 /* room_read.lua: the room, names' queues in order. */

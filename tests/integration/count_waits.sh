@@ -7,7 +7,7 @@
 # first and the last wait in :waits), to the exact figure, run against a
 # real Redis as the daemon runs it (lib.lua in front of tick.lua), with
 # the daemon stopped so that only this test drives the line. Each case
-# lays out a line (tickets, drawn entrants, join marks as room_report.lua
+# lays out a line (tickets, drawn entrants, join marks as room_beat.lua
 # writes them, earlier figures in the stats hash) and admits a batch of it
 # in one run. A hand-made line's figures are written out below (marks
 # ahead of the clock put errors on the buckets' bounds); two random

@@ -172,7 +172,7 @@ errs() {
 	done
 	echo "${out% }"
 }
-# samples: the queue's samples so far (room_report.lua's, one a second).
+# samples: the queue's samples so far (room_beat.lua's, one a second).
 samples() {
 	rcli zcard "wr:{band}:series"
 }

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016 # wait_until's code is quoted
 #
-# join_marks.sh: the join marks room_report.lua writes (doc/design.md,
+# join_marks.sh: the join marks room_beat.lua writes (doc/design.md,
 # "The report"), which the ETA's own errors are measured from. A real
 # join: the second's mark carries the ETA and position the join was
 # told, and is made when it was told (Redis's clock during the join, not
-# the report's second). Then room_report.lua run by hand, as the daemon
+# the report's second). Then room_beat.lua run by hand, as the daemon
 # sends it, with reports a process could send: an ETA told before the
 # last mark belongs to no ticket of the new run and is not carried; a
 # report without the time (an older process) marks now with the ETA; a
@@ -57,11 +57,11 @@ check_eq "$(rcli HGET "wr:{live}:stats" eta_new)" "$ETA" \
     "... and eta_new is that ETA"
 stop_waitroomd
 
-# ---- room_report.lua by hand --------------------------------------------------
+# ---- room_beat.lua by hand --------------------------------------------------
 
-SCRIPT=$(cat "$TOP_BUILDDIR/src/store/loaded/room_report.lua")
+SCRIPT=$(cat "$TOP_BUILDDIR/src/store/loaded/room_beat.lua")
 
-# report JSON: one run of room_report.lua for queue hand, a new second
+# report JSON: one run of room_beat.lua for queue hand, a new second
 # (the last one's forgotten), from process test:1 reporting JSON's queues.
 report() {
 	local keys

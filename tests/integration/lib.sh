@@ -405,7 +405,7 @@ queue_keys() {
 
 # snap: what Redis holds, key by key, in a form that does not depend on
 # how Redis encodes it, in one call: but the keys that move by themselves
-# (the ticks' stats and tick; each process's report to the operator's
+# (the ticks' stats and tick; each process's beat to the operator's
 # feed, :room*, and a queue's :series, :joins, :waits and :history).
 WR_SNAP='local out = {}
 local keys = redis.call("KEYS", "wr:*")

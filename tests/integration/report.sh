@@ -51,7 +51,7 @@ wait_ready || bail "the daemon is ready" "$(wr_last)"
 
 # An early bird is admitted at once (the queue's first tick): the next
 # admission is then 2 s away, and each of the eleven has a join mark
-# (room_report.lua, one a second) by the time it is admitted.
+# (room_beat.lua, one a second) by the time it is admitted.
 join sale
 [ "$STATUS" = 201 ] || bail "the early bird joins" "$(wr_last)"
 bird=$TOKEN
@@ -68,7 +68,7 @@ for ((i = 0; i < 11; i++)); do
 	joined_at[$TOKEN]=$(now_ms)
 done
 pass "eleven join the sale"
-# The peaks are sampled once a second (room_report.lua): the leaves below
+# The peaks are sampled once a second (room_beat.lua): the leaves below
 # wait for a sample of the full line, which a fast run of joins could
 # otherwise fall between.
 wait_until 'admin GET /v1/admin/queues/sale/report
@@ -119,7 +119,7 @@ diag "waits seen by the test (ms): ${waits[*]}; median $median_ms"
 
 # What follows compares reports fetched seconds apart (the JSON, the CSV,
 # waitroomctl's), so it runs inside one minute: a minute's row is written
-# in the first second of the next (room_report.lua), and until then the
+# in the first second of the next (room_beat.lua), and until then the
 # live row holds the two minutes' counters without the first's peaks.
 # The row is written by the minute's first sample (wr:room:second holds
 # the last second sampled), which a slow process (ASan, a loaded
@@ -254,7 +254,7 @@ check_jq '.minutes == [] and .totals.joined == 0' \
 
 # ---- the minute's row ---------------------------------------------------------
 
-# room_report.lua writes a minute's row in the first second of the next:
+# room_beat.lua writes a minute's row in the first second of the next:
 # wait (a minute at most) until the report holds a finished minute.
 finished() {
 	admin GET /v1/admin/queues/sale/report

@@ -307,7 +307,7 @@ end
 -- struct queue_facts): { keep, active, ends, last_end, band, early,
 -- ended_ms, leavers, ages }: the share of leavers admitted (line_keep),
 -- the sessions inside (session_ends), the queue's own band, 'p10 p90 n'
--- ('eta_band', room_report.lua's; '' until written), of the sessions that
+-- ('eta_band', room_beat.lua's; '' until written), of the sessions that
 -- ended, how many ended early and how long all were inside (ms;
 -- sessions_ended), the line's leavers so far (admitted and abandoned:
 -- how much keep weighs against eta.c's prior), and 'eta_ages' (ages_put;
@@ -435,14 +435,14 @@ local function report_fns()
   -- admitted visitor (bucket i: up to 2^i s; w15 above 16384 s), 'e0'..'e15'
   -- the error of the ETA told at the join (told minus waited, s; bucket i:
   -- up to ERR_LE[i + 1]; e15 above 4096 s); report.c has the same bounds.
-  -- 'w_max' and 'e_max' (ms): the minute's largest, which room_report.lua
+  -- 'w_max' and 'e_max' (ms): the minute's largest, which room_beat.lua
   -- moves into the minute's row.
   -- count_waits puts the admitted's times in line there: popped is
   -- ZPOPMIN's { token, score, ... } (ascending tickets), t the admission
   -- (ms). A ticket joined by the first join mark at or above it (joins: the
   -- marks, one a second, 'ms' or 'ms eta pos' with the ETA in s the
   -- reporting process last told a new waiter and that one's position:
-  -- room_report.lua), so a wait is within a second (mostly short), and was
+  -- room_beat.lua), so a wait is within a second (mostly short), and was
   -- told the ETA per place the mark's joiner was; one with no mark yet joined
   -- within the last second;
   -- a pre-queue entrant waited from the opening and was told no ETA. One
@@ -452,7 +452,7 @@ local function report_fns()
   -- (told / waited - 1, in thousandths) of the last ETA_ERRS admitted
   -- who waited ETA_ERR_MIN_MS or more (a shorter wait makes a share of
   -- nothing), oldest first, one string of words; 'eta_errs_n' counts all
-  -- ever added, so room_report.lua, which makes their p10 and p90 the
+  -- ever added, so room_beat.lua, which makes their p10 and p90 the
   -- queue's band (eta_band), reads them again only when it moved.
   local ETA_ERRS, ETA_ERR_MIN_MS = 200, 2000
   -- rel: the last ETA_ERRS at least of the n new errors, as numbers.
@@ -651,7 +651,7 @@ local function report_fns()
   -- A minute's row of the queue's history (scripts.def's HISTORY_ROW: one
   -- string of words) from t (unix s) on, as its stats hash q stands now:
   -- t, the counters, the minute's peaks of waiting, active, streams and
-  -- pre-queue entrants (from its samples in series, room_report.lua's),
+  -- pre-queue entrants (from its samples in series, room_beat.lua's),
   -- its largest wait and ETA error (ms; -1 and 'n' for none), then the
   -- histograms' buckets w0..w15, e0..e15. now, when given, is a last
   -- sample ({ waiting, active }) the peaks take in too. Also true when the
@@ -882,7 +882,7 @@ end
 -- active, totals, last_minute, prequeue, draw_ms, wait, eta_new }
 -- (scripts.def's SHOW): wait the histogram of times in line ({ w0..w15,
 -- their sum in ms }, count_waits), eta_new the ETA (s) last told a new
--- waiter (-1: none; room_report.lua).
+-- waiter (-1: none; room_beat.lua).
 local SHOW_TOTALS = { 'joined', 'admitted', 'expired', 'left', 'abandoned',
   'removed', 'noshows' }
 local function queue_show(q, now)

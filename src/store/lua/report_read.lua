@@ -1,11 +1,11 @@
 -- report_read.lua: a queue's history for its report (GET
--- /v1/admin/queues/{q}/report, doc/api.md): the minute rows room_report.lua
+-- /v1/admin/queues/{q}/report, doc/api.md): the minute rows room_beat.lua
 -- wrote from one minute to another, the row before them (the baseline
 -- the first minute's figures are counted from), the minute in progress as
 -- a live row, and the draw's record. Writes nothing.
 -- KEYS: the queue's ten (lib.lua), then
 --   history      the queue's minute rows (sorted set: minute -> row)
---   series       its samples (room_report.lua), for the live row's peaks
+--   series       its samples (room_beat.lua), for the live row's peaks
 --   draw         the draw's hash
 -- ARGV:
 --   from         the first minute wanted (unix s); '': report_ttl ago

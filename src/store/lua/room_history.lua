@@ -1,4 +1,4 @@
--- room_history.lua: the samples room_report.lua kept of each queue, for a
+-- room_history.lua: the samples room_beat.lua kept of each queue, for a
 -- console that connects (its `history` event).
 -- KEYS:
 --   series...    each queue's samples (sorted set: second -> JSON)

@@ -16,7 +16,7 @@
 -- one was announced (K_draw, the draw's hash).
 -- The console's wait p50/p90 (room_read.lua) wants each admission's time
 -- in line: (3) keeps it for the first and the last admitted of each run
--- in K_waits, from the join marks of K_joins (room_report.lua writes one
+-- in K_waits, from the join marks of K_joins (room_beat.lua writes one
 -- a second: by that time the tickets had reached that score), and drops
 -- the marks no ticket still in line needs; every admitted's time in line
 -- and ETA error go into the report's histograms (lib.lua's count_waits).

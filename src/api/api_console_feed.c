@@ -1,18 +1,19 @@
 /*
- * api_room.c: the operator's console's live feed, GET /v1/admin/events
- * (doc/api.md, "The live feed"), and this process's report to it.
+ * api_console_feed.c: the operator's console's live feed, GET
+ * /v1/admin/events (doc/api.md, "The live feed"), and this process's beat
+ * to it: each second, what the process serves.
  *
- * Every second (instance.c's publisher) each process writes its report
- * through room_report.lua, which also keeps each queue's series. A
+ * Every second (instance.c's publisher) each process writes its beat
+ * through room_beat.lua, which also keeps each queue's series. A
  * process with a feed open then reads the room once (room_read.lua),
  * however many feeds it serves, and sends every feed the same `room`
  * event; room.c makes the figures. A feed starts with a `history` event
  * (room_history.lua) and gets `room` events only after it.
  *
  * Lifetime: a feed is freed by its close (the client went away) or by
- * api_room_stop, unless its history read is in flight: then the read's
+ * console_feed_stop, unless its history read is in flight: then the read's
  * answer frees it. Reads in flight when the feed holder stops find it
- * stopped and only count themselves out; api_room_free waits for none,
+ * stopped and only count themselves out; console_feed_free waits for none,
  * since store_free has answered them all before it runs.
  */
 #include <stdio.h>
@@ -49,20 +50,20 @@
 
 struct feed {
 	struct stream st;	/* first: the close callback's argument */
-	struct room_feed *holder;
+	struct console_feed *holder;
 	struct feed *next;
 	int ready;		/* its history went out: room events follow */
 	int history;		/* its history read is in flight */
 	int closed;
 };
 
-struct room_feed {
+struct console_feed {
 	struct api *api;
 	struct feed *feeds;
 	size_t nfeeds;
 	struct room *room;
-	int reading, reporting, stopped;
-	double report_ms;	/* the last report's round trip */
+	int reading, beating, stopped;
+	double beat_ms;	/* the last beat's round trip */
 	long long started;	/* unix s */
 	char id[128], host[64];
 };
@@ -70,7 +71,7 @@ struct room_feed {
 /* The names of the queues a read asked for, and what this process knows
  * of each, kept until its answer. */
 struct read_call {
-	struct room_feed *f;
+	struct console_feed *f;
 	struct feed *fd;	/* a history read's feed */
 	long long sent_us;
 	size_t n;
@@ -88,10 +89,10 @@ wall_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-struct room_feed *
-api_room_new(struct api *api)
+struct console_feed *
+console_feed_new(struct api *api)
 {
-	struct room_feed *f = calloc(1, sizeof *f);
+	struct console_feed *f = calloc(1, sizeof *f);
 
 	if (f == NULL)
 		return NULL;
@@ -107,7 +108,7 @@ api_room_new(struct api *api)
 /* ---- one feed ----------------------------------------------------------- */
 
 static void
-feed_unlink(struct room_feed *f, struct feed *fd)
+feed_unlink(struct console_feed *f, struct feed *fd)
 {
 	for (struct feed **p = &f->feeds; *p; p = &(*p)->next)
 		if (*p == fd) {
@@ -123,7 +124,7 @@ enum feed_end { FEED_END, FEED_ABORT, FEED_GONE };
 static void
 feed_close(struct feed *fd, const char *reason, enum feed_end how)
 {
-	struct room_feed *f = fd->holder;
+	struct console_feed *f = fd->holder;
 
 	if (fd->closed)
 		return;
@@ -232,7 +233,7 @@ read_call_free(struct read_call *rc)
 /* The history of the last 30 minutes, then room events. Without Redis,
  * an empty history at once. */
 static void
-feed_history(struct room_feed *f, struct feed *fd)
+feed_history(struct console_feed *f, struct feed *fd)
 {
 	struct read_call *rc = read_call_new(f->api);
 
@@ -253,7 +254,7 @@ void
 api_admin_events(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client)
 {
-	struct room_feed *f = api->feed;
+	struct console_feed *f = api->feed;
 	struct feed *fd;
 
 	(void)m, (void)client;
@@ -283,7 +284,7 @@ api_admin_events(struct api *api, struct evhttp_request *req,
 /* ---- the room, once a second ------------------------------------------- */
 
 static void
-feeds_send(struct room_feed *f, json_t *j)
+feeds_send(struct console_feed *f, json_t *j)
 {
 	char *text = j ? json_dumps(j, FEED_JSON) : NULL;
 	struct feed *fd, *next;
@@ -301,7 +302,7 @@ static void
 room_done(enum result r, const struct room_read *rr, void *arg)
 {
 	struct read_call *rc = arg;
-	struct room_feed *f = rc->f;
+	struct console_feed *f = rc->f;
 	struct room_local l = { 0 };
 
 	f->reading = 0;
@@ -321,7 +322,7 @@ done:
 }
 
 static void
-room_read(struct room_feed *f)
+room_read(struct console_feed *f)
 {
 	struct read_call *rc;
 
@@ -345,7 +346,7 @@ room_read(struct room_feed *f)
 	}
 }
 
-/* ---- this process's report ---------------------------------------------- */
+/* ---- this process's beat ------------------------------------------------ */
 
 static json_t *
 refused_json(const unsigned long long *refused)
@@ -361,7 +362,7 @@ refused_json(const unsigned long long *refused)
 /* Per queue: its streams here, refusals, invitations used and the ETA
  * last told a new waiter, with its position. */
 static json_t *
-report_queues(struct api *api)
+beat_queues(struct api *api)
 {
 	json_t *qs = json_object();
 	const struct refusals_queue *rq;
@@ -396,7 +397,7 @@ report_queues(struct api *api)
 }
 
 static char *
-report_text(struct room_feed *f)
+beat_text(struct console_feed *f)
 {
 	struct api *api = f->api;
 	const struct metrics *m = metrics_get();
@@ -419,62 +420,62 @@ report_text(struct room_feed *f)
 	    "requests", (json_int_t)requests, "errors_5xx", (json_int_t)errors,
 	    "refused", refused_json(t->refused),
 	    "invites_used", (json_int_t)t->invites_used,
-	    "redis_latency_ms", f->report_ms,
+	    "redis_latency_ms", f->beat_ms,
 	    "role", store_is_readonly(api->store) ? "replica" : "master",
-	    "queues", report_queues(api));
+	    "queues", beat_queues(api));
 	text = j ? json_dumps(j, FEED_JSON) : NULL;
 	json_decref(j);
 	return text;
 }
 
-struct report_call {
-	struct room_feed *f;
+struct beat_call {
+	struct console_feed *f;
 	long long sent_us;
 };
 
 static void
-report_done(enum result r, void *arg)
+beat_done(enum result r, void *arg)
 {
-	struct report_call *rc = arg;
+	struct beat_call *rc = arg;
 
-	rc->f->reporting = 0;
+	rc->f->beating = 0;
 	if (r == RESULT_OK)
-		rc->f->report_ms = (double)(clock_mono_us() - rc->sent_us) /
+		rc->f->beat_ms = (double)(clock_mono_us() - rc->sent_us) /
 		    1000.0;
 	free(rc);
 }
 
-/* The report, or with text "" the process's leave. */
+/* The beat, or with text "" the process's leave. */
 static void
-report_send(struct room_feed *f, const char *text)
+beat_send(struct console_feed *f, const char *text)
 {
 	const char *known[4096];
 	size_t n = text[0] ? admission_names(f->api->admission, known,
 	    4096) : 0;
-	struct report_call *rc = malloc(sizeof *rc);
+	struct beat_call *rc = malloc(sizeof *rc);
 
 	if (rc == NULL)
 		return;
 	rc->f = f, rc->sent_us = clock_mono_us();
-	f->reporting = 1;
-	if (qstore_room_report(f->api->qstore, f->id, text, known, n,
-	    report_done, rc) == -1) {
-		f->reporting = 0;
+	f->beating = 1;
+	if (qstore_room_beat(f->api->qstore, f->id, text, known, n,
+	    beat_done, rc) == -1) {
+		f->beating = 0;
 		free(rc);
 	}
 }
 
 void
-api_room_second(struct api *api)
+console_feed_second(struct api *api)
 {
-	struct room_feed *f = api->feed;
+	struct console_feed *f = api->feed;
 	char *text;
 
 	if (f == NULL || f->stopped || api->draining)
 		return;
-	if (!f->reporting && store_is_ready(api->store) &&
-	    (text = report_text(f)) != NULL) {
-		report_send(f, text);
+	if (!f->beating && store_is_ready(api->store) &&
+	    (text = beat_text(f)) != NULL) {
+		beat_send(f, text);
 		free(text);
 	}
 	if (f->feeds)
@@ -482,14 +483,14 @@ api_room_second(struct api *api)
 }
 
 void
-api_room_leave(struct api *api)
+console_feed_leave(struct api *api)
 {
 	if (api->feed && store_is_ready(api->store))
-		report_send(api->feed, "");
+		beat_send(api->feed, "");
 }
 
 void
-api_room_stop(struct room_feed *f)
+console_feed_stop(struct console_feed *f)
 {
 	if (f == NULL)
 		return;
@@ -499,11 +500,11 @@ api_room_stop(struct room_feed *f)
 }
 
 void
-api_room_free(struct room_feed *f)
+console_feed_free(struct console_feed *f)
 {
 	if (f == NULL)
 		return;
-	api_room_stop(f);
+	console_feed_stop(f);
 	room_free(f->room);
 	free(f);
 }

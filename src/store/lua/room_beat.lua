@@ -1,8 +1,8 @@
--- room_report.lua: one process's report for the operator's console, once
--- a second (doc/design.md, "The console's feed"). It stores the report
+-- room_beat.lua: one process's beat for the operator's console, once
+-- a second (doc/design.md, "The console's feed"). It stores the beat
 -- under the process's id with the time, forgets processes unseen for ten
 -- minutes, adds the growth of the process's join refusals since its last
--- report to each queue's stats hash ('refused_work'... : the report's
+-- beat to each queue's stats hash ('refused_work'... : the beat's
 -- counters are the process's since it started), and, if no process did
 -- it yet this second, writes each queue's sample into its series (trimmed
 -- to 30 minutes) and a join mark (the ticket reached by now, when it
@@ -14,8 +14,8 @@
 -- kept report_ttl seconds and one row more, the baseline of the oldest;
 -- an idle minute that changed nothing writes none.
 -- KEYS:
---   room         the reports (hash: id -> JSON)
---   room_seen    when each id last reported (sorted set: id -> ms)
+--   room         the beats (hash: id -> JSON)
+--   room_seen    when each id last beat (sorted set: id -> ms)
 --   second       the last second whose samples were written
 --   series...    each queue's samples (sorted set: second -> JSON)
 --   joins...     each queue's join marks (sorted set: ms -> ticket)
@@ -24,19 +24,19 @@
 -- ARGV:
 --   nq           how many queues
 --   id           the process's id, host:pid
---   report       its report (JSON); '' when the process stops: it is
+--   beat         its beat (JSON); '' when the process stops: it is
 --                forgotten at once instead of being shown missing
 --   names...     the queues' names, in the same order
 -- Reply: { wrote }: 1 when this call wrote the second's samples, else 0
 local _, history_row, eta_band = report_fns()
 
--- The member of a join mark made now from f, the report's figures of a
+-- The member of a join mark made now from f, the beat's figures of a
 -- queue, after the last mark top ({ member, score }, or {}): 'ms' (now)
 -- or 'ms eta pos' with the ETA (s) and position the process last told a
 -- new waiter, ms then when it told it (Redis's clock at that join), so
 -- the mark's waiter waited from ms exactly and those before it in the
 -- run joined up to a second earlier. An ETA told before the last mark
--- was made belongs to no ticket of this run: none. A report without the
+-- was made belongs to no ticket of this run: none. A beat without the
 -- time (an older process) marks now, as before.
 local function join_mark(f, now, top)
   local eta, pos = tonumber(f.eta_told), tonumber(f.eta_position)
@@ -52,18 +52,18 @@ local function join_mark(f, now, top)
   return ms_text(at) .. string.format(' %d %d', eta, pos)
 end
 local FORGET_MS = 600000
-local FRESH_MS = 5000	-- a report this recent counts its streams
+local FRESH_MS = 5000	-- a beat this recent counts its streams
 local KEEP_S = 1800
 local REFUSED = { work = 'refused_work', invitation = 'refused_invite',
   rate = 'refused_rate', origin = 'refused_origin' }
 local now = now_ms()
-if A_report == '' then
+if A_beat == '' then
   redis.call('HDEL', K_room, A_id)
   redis.call('ZREM', K_room_seen, A_id)
   return { 0 }
 end
 local last = redis.call('HGET', K_room, A_id)
-redis.call('HSET', K_room, A_id, A_report)
+redis.call('HSET', K_room, A_id, A_beat)
 redis.call('ZADD', K_room_seen, ms_text(now), A_id)
 local old = redis.call('ZRANGEBYSCORE', K_room_seen, '-inf',
   now - FORGET_MS, 'LIMIT', 0, 100)
@@ -72,13 +72,13 @@ if #old > 0 then
   redis.call('ZREM', K_room_seen, unpack(old))
 end
 
--- A report's queues ({} when it has none).
+-- A beat's queues ({} when it has none).
 local function queues_of(text)
   local ok, r = pcall(cjson.decode, text or '{}')
   return ok and type(r) == 'table' and type(r.queues) == 'table' and
     r.queues or {}
 end
-local mine, before = queues_of(A_report), queues_of(last)
+local mine, before = queues_of(A_beat), queues_of(last)
 for i, q in ipairs(K_queues) do
   local now_r = type(mine[A_names[i]]) == 'table' and
     mine[A_names[i]].refused
@@ -102,7 +102,7 @@ if sec <= prev then
 end
 redis.call('SET', K_second, string.format('%d', sec), 'EX', 60)
 
--- Each queue's streams over the processes that reported lately.
+-- Each queue's streams over the processes that beat lately.
 local streams = {}
 local fresh = redis.call('ZRANGEBYSCORE', K_room_seen, now - FRESH_MS,
   '+inf', 'LIMIT', 0, 1000)
