@@ -20,9 +20,9 @@
 /* ---- one stream ----------------------------------------------------- */
 
 void
-stream_link(struct streams *b, struct stream *st)
+stream_link(struct streams *ss, struct stream *st)
 {
-	struct bqueue *q = &b->queues[st->queue];
+	struct stream_queue *q = &ss->queues[st->queue];
 
 	st->qprev = NULL;
 	st->qnext = q->first;
@@ -33,9 +33,9 @@ stream_link(struct streams *b, struct stream *st)
 }
 
 static void
-stream_unlink(struct streams *b, struct stream *st)
+stream_unlink(struct streams *ss, struct stream *st)
 {
-	struct bqueue *q = &b->queues[st->queue];
+	struct stream_queue *q = &ss->queues[st->queue];
 
 	if (st->qprev)
 		st->qprev->qnext = st->qnext;
@@ -49,11 +49,11 @@ stream_unlink(struct streams *b, struct stream *st)
 
 /*
  * The one teardown of a stream, whatever ends it, with a reason that is
- * logged and counted; the free waits while a status batch holds it (as
+ * logged and counted; the free waits while a rank batch holds it (as
  * httpd's server_close and tmux's deferred free do).
  */
 void
-stream_close(struct streams *b, struct stream *st, const char *reason,
+stream_close(struct streams *ss, struct stream *st, const char *reason,
     enum close_how how)
 {
 	char tok[37], short_tok[9];
@@ -62,17 +62,17 @@ stream_close(struct streams *b, struct stream *st, const char *reason,
 		return;
 	uuid_unparse_lower(st->token, tok);
 	log_debug("event=stream_close queue=%s token=%s reason=\"%s\"",
-	    b->queues[st->queue].name, log_tok(tok, short_tok), reason);
+	    ss->queues[st->queue].name, log_tok(tok, short_tok), reason);
 	metrics_stream_close(reason);
-	stream_table_remove(&b->streams, st);
-	wheel_remove(&b->wheel, st);
-	ipcount_release(b->ips, st->ip);
-	stream_unlink(b, st);
+	stream_table_remove(&ss->streams, st);
+	wheel_remove(&ss->wheel, st);
+	ipcount_release(ss->ips, st->ip);
+	stream_unlink(ss, st);
 	st->closed = 1;
 	if (how == CLOSE_END)
-		sse_end(st, b->set.http);
+		sse_end(st, ss->set.http);
 	else if (how == CLOSE_ABORT)
-		sse_abort(st, b->set.http);
+		sse_abort(st, ss->set.http);
 	else
 		sse_gone(st);
 	if (!st->inflight)
@@ -80,11 +80,11 @@ stream_close(struct streams *b, struct stream *st, const char *reason,
 }
 
 void
-stream_slow(struct streams *b, struct stream *st)
+stream_slow(struct streams *ss, struct stream *st)
 {
 	log_info("event=slow_client queue=%s unsent=%zu",
-	    b->queues[st->queue].name, sse_unsent(st));
-	stream_close(b, st, "slow client", CLOSE_ABORT);
+	    ss->queues[st->queue].name, sse_unsent(st));
+	stream_close(ss, st, "slow client", CLOSE_ABORT);
 }
 
 /*
@@ -92,12 +92,12 @@ stream_slow(struct streams *b, struct stream *st)
  * nothing); 0, or -1 if st was closed.
  */
 int
-stream_send_text(struct streams *b, struct stream *st, const char *event,
+stream_send_text(struct streams *ss, struct stream *st, const char *event,
     const char *data)
 {
 	if (data && sse_event(st, event, data,
-	    (size_t)streams_conf(b)->stream_buffer) == -1) {
-		stream_slow(b, st);
+	    (size_t)streams_conf(ss)->stream_buffer) == -1) {
+		stream_slow(ss, st);
 		return -1;
 	}
 	return 0;
@@ -105,19 +105,19 @@ stream_send_text(struct streams *b, struct stream *st, const char *event,
 
 /* The same, and data (NULL: out of memory, nothing sent) is freed. */
 int
-stream_send(struct streams *b, struct stream *st, const char *event,
+stream_send(struct streams *ss, struct stream *st, const char *event,
     char *data)
 {
-	int rc = stream_send_text(b, st, event, data);
+	int rc = stream_send_text(ss, st, event, data);
 
 	free(data);
 	return rc;
 }
 
 void
-stream_entered(struct streams *b, struct stream *st, long long expiry_ms)
+stream_entered(struct streams *ss, struct stream *st, long long expiry_ms)
 {
-	struct bqueue *q = &b->queues[st->queue];
+	struct stream_queue *q = &ss->queues[st->queue];
 	struct token_status ts = { 0 };
 	char tok[37], pass[PASS_MAX];
 
@@ -125,26 +125,26 @@ stream_entered(struct streams *b, struct stream *st, long long expiry_ms)
 	ts.queue = q->name, ts.token = tok, ts.active = 1;
 	ts.waiting = q->waiting;
 	ts.active_until = expiry_ms / 1000;
-	ts.poll_after = standing_poll_after(streams_conf(b)->push_interval, 0,
+	ts.poll_after = standing_poll_after(streams_conf(ss)->push_interval, 0,
 	    0, 1);
 	ts.redirect = q->redirect[0] ? q->redirect : NULL;
-	ts.notice = admission_notice(b->set.admission, q->name, NULL);
-	if (pass_attach(*b->set.passkeys, &ts, (long long)time(NULL),
+	ts.notice = admission_notice(ss->set.admission, q->name, NULL);
+	if (pass_attach(*ss->set.passkeys, &ts, (long long)time(NULL),
 	    pass) == -1)
 		log_error("event=pass_sign_failed queue=%s", ts.queue);
-	if (stream_send(b, st, "entered", reply_status_text(&ts)) == 0)
-		stream_close(b, st, "entered", CLOSE_END);
+	if (stream_send(ss, st, "entered", reply_status_text(&ts)) == 0)
+		stream_close(ss, st, "entered", CLOSE_END);
 }
 
 void
-stream_gone(struct streams *b, struct stream *st, const char *reason)
+stream_gone(struct streams *ss, struct stream *st, const char *reason)
 {
 	char tok[37];
 
 	uuid_unparse_lower(st->token, tok);
-	if (stream_send(b, st, "gone", reply_gone_body(b->queues[st->queue].name,
-	    tok, reason)) == 0)
-		stream_close(b, st, "gone", CLOSE_END);
+	if (stream_send(ss, st, "gone",
+	    reply_gone_body(ss->queues[st->queue].name, tok, reason)) == 0)
+		stream_close(ss, st, "gone", CLOSE_END);
 }
 
 /*
@@ -154,7 +154,7 @@ stream_gone(struct streams *b, struct stream *st, const char *reason)
  * is queued behind it (unless force: the first one).
  */
 void
-stream_status(struct streams *b, struct stream *st, const struct standing *s,
+stream_status(struct streams *ss, struct stream *st, const struct standing *s,
     char kind, long long rank, int force)
 {
 	struct token_status ts;
@@ -162,28 +162,29 @@ stream_status(struct streams *b, struct stream *st, const struct standing *s,
 
 	if (!force && sse_unsent(st) > 0) {
 		if (++st->stalls >= STREAMS_STALLS)
-			stream_slow(b, st);
+			stream_slow(ss, st);
 		return;
 	}
 	st->stalls = 0;
 	uuid_unparse_lower(st->token, tok);
 	if (kind == 'p')
-		standing_prequeue(s, b->queues[st->queue].name, tok, rank,
-		    streams_conf(b)->push_interval, &ts);
+		standing_prequeue(s, ss->queues[st->queue].name, tok, rank,
+		    streams_conf(ss)->push_interval, &ts);
 	else
-		standing_waiting(s, b->queues[st->queue].name, tok, rank,
-		    streams_conf(b)->push_interval, &ts);
-	ts.notice = admission_notice(b->set.admission, ts.queue, NULL);
-	stream_send(b, st, "status", reply_status_text(&ts));
+		standing_waiting(s, ss->queues[st->queue].name, tok, rank,
+		    streams_conf(ss)->push_interval, &ts);
+	ts.notice = admission_notice(ss->set.admission, ts.queue, NULL);
+	stream_send(ss, st, "status", reply_status_text(&ts));
 }
 
 void
-stream_keepalive(struct streams *b, struct stream *st, uint32_t now)
+stream_keepalive(struct streams *ss, struct stream *st, uint32_t now)
 {
-	if (now - st->last_write < (uint32_t)streams_conf(b)->keepalive_interval)
+	if (now - st->last_write <
+	    (uint32_t)streams_conf(ss)->keepalive_interval)
 		return;
 	if (sse_raw(st, SSE_KEEPALIVE, sizeof SSE_KEEPALIVE - 1,
-	    (size_t)streams_conf(b)->stream_buffer) == -1)
-		stream_slow(b, st);
+	    (size_t)streams_conf(ss)->stream_buffer) == -1)
+		stream_slow(ss, st);
 }
 

@@ -3,10 +3,10 @@
  *
  * Invariants:
  * - An open stream is in the token table, in its queue's list
- *   (bqueue.first, so a queue's walk sees only its own) and in exactly
- *   one slot of the wheel (wheel.c); a closed one is in none. Closing is
- *   one function, stream_close.
- * - A status batch in flight holds its streams (inflight = 1); a stream
+ *   (stream_queue.first, so a queue's walk sees only its own) and in
+ *   exactly one slot of the wheel (wheel.c); a closed one is in none.
+ *   Closing is one function, stream_close.
+ * - A rank batch in flight holds its streams (inflight = 1); a stream
  *   closed meanwhile is freed when the batch's answer comes back, never
  *   before, so a late Redis reply never touches freed memory.
  * - One struct streams per process (the close callback finds it through
@@ -42,8 +42,8 @@
 #include "stream_one.h"
 #include "wheel.h"
 
-struct batch {
-	struct streams *b;
+struct rank_batch {
+	struct streams *ss;
 	uint16_t queue;
 	int n;
 	struct stream *st[STREAMS_BATCH];
@@ -56,29 +56,29 @@ static struct streams *the_streams;
 static line_cache_read_cb streams_line_read;
 
 static int
-bq_find(struct streams *b, const char *name, size_t len)
+queue_find(struct streams *ss, const char *name, size_t len)
 {
-	struct bqueue *q;
+	struct stream_queue *q;
 
-	for (size_t i = 0; i < b->nqueues; i++)
-		if (strlen(b->queues[i].name) == len &&
-		    memcmp(b->queues[i].name, name, len) == 0)
+	for (size_t i = 0; i < ss->nqueues; i++)
+		if (strlen(ss->queues[i].name) == len &&
+		    memcmp(ss->queues[i].name, name, len) == 0)
 			return (int)i;
-	if (len > CONF_QUEUE_ID_MAX || b->nqueues >= UINT16_MAX ||
-	    (q = realloc(b->queues, (b->nqueues + 1) * sizeof *q)) == NULL)
+	if (len > CONF_QUEUE_ID_MAX || ss->nqueues >= UINT16_MAX ||
+	    (q = realloc(ss->queues, (ss->nqueues + 1) * sizeof *q)) == NULL)
 		return -1;
-	b->queues = q;
-	q = &b->queues[b->nqueues];
+	ss->queues = q;
+	q = &ss->queues[ss->nqueues];
 	memset(q, 0, sizeof *q);
 	memcpy(q->name, name, len);
-	if ((q->line = line_cache_new(streams_line_read, b,
-	    (int)b->nqueues)) == NULL)
+	if ((q->line = line_cache_new(streams_line_read, ss,
+	    (int)ss->nqueues)) == NULL)
 		return -1;
-	return (int)b->nqueues++;
+	return (int)ss->nqueues++;
 }
 
 static void
-bq_learn(struct bqueue *q, const struct standing *s)
+queue_learn(struct stream_queue *q, const struct standing *s)
 {
 	text_copy(q->redirect, sizeof q->redirect, s->redirect);
 	q->waiting = s->waiting;
@@ -107,59 +107,59 @@ stream_on_close(struct evhttp_connection *evcon, void *arg)
 	stream_close(the_streams, arg, "client gone", CLOSE_GONE);
 }
 
-/* ---- status batches ------------------------------------------------- */
+/* ---- rank batches ------------------------------------------------- */
 
 static void
-batch_apply(struct batch *bt, const struct qs_ranks *rk)
+rank_batch_apply(struct rank_batch *bt, const struct qs_ranks *rk)
 {
-	struct streams *b = bt->b;
+	struct streams *ss = bt->ss;
 
-	bq_learn(&b->queues[bt->queue], &rk->s);
+	queue_learn(&ss->queues[bt->queue], &rk->s);
 	for (int i = 0; i < bt->n; i++) {
 		struct stream *st = bt->st[i];
 		long long v = rk->values[i];
 
 		if (st->closed)
 			continue;
-		line_cache_learn(b->queues[bt->queue].line, st, rk->kinds[i],
+		line_cache_learn(ss->queues[bt->queue].line, st, rk->kinds[i],
 		    rk->lines[i]);
 		if (rk->kinds[i] == 'w' || rk->kinds[i] == 'p')
-			stream_status(b, st, &rk->s, rk->kinds[i], v, 0);
+			stream_status(ss, st, &rk->s, rk->kinds[i], v, 0);
 		else if (rk->kinds[i] == 'a')
-			stream_entered(b, st, v);
+			stream_entered(ss, st, v);
 		else
-			stream_gone(b, st, "expired");
+			stream_gone(ss, st, "expired");
 	}
 }
 
 static void
-batch_done(enum result r, const struct qs_ranks *rk, void *arg)
+rank_batch_done(enum result r, const struct qs_ranks *rk, void *arg)
 {
-	struct batch *bt = arg;
+	struct rank_batch *bt = arg;
 	uint32_t now = sse_now();
 
 	/* Streams closed while the batch was out, or by applying it, are
 	 * ours to free here: inflight kept stream_close from doing it. */
 	if (r == RESULT_OK)
-		batch_apply(bt, rk);
+		rank_batch_apply(bt, rk);
 	for (int i = 0; i < bt->n; i++) {
 		struct stream *st = bt->st[i];
 
 		if (r == RESULT_NO_QUEUE && !st->closed)
-			stream_gone(bt->b, st, "queue dropped");
+			stream_gone(bt->ss, st, "queue dropped");
 		st->inflight = 0;
 		if (st->closed)
 			free(st);
 		else if (r != RESULT_OK)
-			stream_keepalive(bt->b, st, now);
+			stream_keepalive(bt->ss, st, now);
 	}
 	free(bt);
 }
 
 static void
-batch_send(struct batch *bt)
+rank_batch_send(struct rank_batch *bt)
 {
-	struct streams *b = bt->b;
+	struct streams *ss = bt->ss;
 	const char *argv[STREAMS_BATCH];
 	char tokens[STREAMS_BATCH][37];
 
@@ -168,18 +168,18 @@ batch_send(struct batch *bt)
 		argv[i] = tokens[i];
 		bt->st[i]->inflight = 1;
 	}
-	if (qstore_ranks(b->set.qstore, b->queues[bt->queue].name, bt->n,
-	    argv, batch_done, bt) == -1) {
+	if (qstore_ranks(ss->set.qstore, ss->queues[bt->queue].name, bt->n,
+	    argv, rank_batch_done, bt) == -1) {
 		struct qs_ranks none = { .kinds = "" };
 
-		batch_done(RESULT_UNAVAILABLE, &none, bt);
+		rank_batch_done(RESULT_UNAVAILABLE, &none, bt);
 	}
 }
 
 /* ---- the timer ------------------------------------------------------ */
 
-static struct batch *
-batch_for(struct streams *b, struct batch **open, size_t nopen,
+static struct rank_batch *
+rank_batch_for(struct streams *ss, struct rank_batch **open, size_t nopen,
     uint16_t queue)
 {
 	for (size_t i = 0; i < nopen; i++)
@@ -191,16 +191,16 @@ batch_for(struct streams *b, struct batch **open, size_t nopen,
 /* A status for st from its queue's line as last read, if that can say
  * where it stands at now_ms (1); else 0: Redis is asked in a batch. */
 static int
-stream_from_view(struct streams *b, struct stream *st, long long now_ms)
+stream_from_view(struct streams *ss, struct stream *st, long long now_ms)
 {
 	const struct standing *s;
 	long long v;
-	char kind = line_cache_rank(b->queues[st->queue].line, st,
-	    streams_conf(b)->push_interval * 1000, now_ms, &v, &s);
+	char kind = line_cache_rank(ss->queues[st->queue].line, st,
+	    streams_conf(ss)->push_interval * 1000, now_ms, &v, &s);
 
 	if (kind == 0)
 		return 0;
-	stream_status(b, st, s, kind, v, 0);
+	stream_status(ss, st, s, kind, v, 0);
 	return 1;
 }
 
@@ -227,13 +227,13 @@ grow(struct stream **list, size_t *cap)
 static void
 streams_line_read(void *arg, int q)
 {
-	struct streams *b = arg;
-	const struct line_view *v = &b->queues[q].line->view;
+	struct streams *ss = arg;
+	const struct line_view *v = &ss->queues[q].line->view;
 	struct stream **left = NULL;
 	size_t n = 0, cap = 0;
 
 	/* gathered first: a batch that fails at once may close streams */
-	for (struct stream *st = b->queues[q].first; st; st = st->qnext) {
+	for (struct stream *st = ss->queues[q].first; st; st = st->qnext) {
 		if (st->inflight || !line_view_left(v, st->line, st->pre))
 			continue;
 		if (n == cap && (left = grow(left, &cap)) == NULL)
@@ -241,14 +241,14 @@ streams_line_read(void *arg, int q)
 		left[n++] = st;
 	}
 	for (size_t i = 0; i < n; i += STREAMS_BATCH) {
-		struct batch *bt = calloc(1, sizeof *bt);
+		struct rank_batch *bt = calloc(1, sizeof *bt);
 
 		if (bt == NULL)
 			break;
-		bt->b = b, bt->queue = (uint16_t)q;
+		bt->ss = ss, bt->queue = (uint16_t)q;
 		while (bt->n < STREAMS_BATCH && i + (size_t)bt->n < n)
 			bt->st[bt->n] = left[i + (size_t)bt->n], bt->n++;
-		batch_send(bt);
+		rank_batch_send(bt);
 	}
 	free(left);
 }
@@ -257,58 +257,58 @@ streams_line_read(void *arg, int q)
  * per queue and send them; those the line as read can place need none.
  * The clock is read once for the whole slot. */
 static void
-streams_visit(struct streams *b, int s, int only)
+streams_visit(struct streams *ss, int s, int only)
 {
-	struct batch *open[16] = { NULL };
+	struct rank_batch *open[16] = { NULL };
 	size_t nopen = 0;
 	struct stream *st, *next;
 	long long now_ms = clock_mono_ms();
 
-	for (st = b->wheel.slots[s]; st; st = next) {
-		struct batch *bt;
+	for (st = ss->wheel.slots[s]; st; st = next) {
+		struct rank_batch *bt;
 
 		next = st->next;
 		if (st->inflight || (only >= 0 && st->queue != only) ||
-		    stream_from_view(b, st, now_ms))
+		    stream_from_view(ss, st, now_ms))
 			continue;
-		if ((bt = batch_for(b, open, nopen, st->queue)) == NULL) {
+		if ((bt = rank_batch_for(ss, open, nopen, st->queue)) == NULL) {
 			if (nopen == 16) {	/* many queues: flush them */
 				for (size_t i = 0; i < nopen; i++)
-					batch_send(open[i]);
+					rank_batch_send(open[i]);
 				memset(open, 0, sizeof open);
 				nopen = 0;
 			}
 			if ((bt = calloc(1, sizeof *bt)) == NULL)
 				continue;
-			bt->b = b, bt->queue = st->queue;
+			bt->ss = ss, bt->queue = st->queue;
 			open[nopen++] = bt;
 		}
 		bt->st[bt->n++] = st;
 		if (bt->n == STREAMS_BATCH) {
-			batch_send(bt);
+			rank_batch_send(bt);
 			for (size_t i = 0; i < nopen; i++)
 				if (open[i] == bt)
 					open[i] = open[--nopen];
 		}
 	}
 	for (size_t i = 0; i < nopen; i++)
-		batch_send(open[i]);
+		rank_batch_send(open[i]);
 }
 
 /* `event: notice` to every open stream of queue q: {"queue","notice"}. */
 static void
-streams_notice_send(struct streams *b, int q, const char *notice)
+streams_notice_send(struct streams *ss, int q, const char *notice)
 {
-	json_t *o = json_pack("{s:s,s:s?}", "queue", b->queues[q].name,
+	json_t *o = json_pack("{s:s,s:s?}", "queue", ss->queues[q].name,
 	    "notice", notice);
 	char *data = o ? json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII) :
 	    NULL;
 	struct stream *st, *next;
 
 	/* One text for every stream of the queue, written once. */
-	for (st = b->queues[q].first; data && st; st = next) {
+	for (st = ss->queues[q].first; data && st; st = next) {
 		next = st->qnext;
-		stream_send_text(b, st, "notice", data);
+		stream_send_text(ss, st, "notice", data);
 	}
 	free(data);
 	json_decref(o);
@@ -319,76 +319,76 @@ streams_notice_send(struct streams *b, int q, const char *notice)
  * period): its open streams hear it now, within a slot.
  */
 static void
-streams_notices(struct streams *b)
+streams_notices(struct streams *ss)
 {
-	for (size_t q = 0; q < b->nqueues; q++) {
+	for (size_t q = 0; q < ss->nqueues; q++) {
 		unsigned long serial;
-		const char *notice = admission_notice(b->set.admission,
-		    b->queues[q].name, &serial);
+		const char *notice = admission_notice(ss->set.admission,
+		    ss->queues[q].name, &serial);
 
-		if (serial == b->queues[q].notice_serial)
+		if (serial == ss->queues[q].notice_serial)
 			continue;
-		b->queues[q].notice_serial = serial;
-		if (b->queues[q].streams > 0)
-			streams_notice_send(b, (int)q, notice);
+		ss->queues[q].notice_serial = serial;
+		if (ss->queues[q].streams > 0)
+			streams_notice_send(ss, (int)q, notice);
 	}
 }
 
 static void
 streams_tick(evutil_socket_t fd, short what, void *arg)
 {
-	struct streams *b = arg;
-	int s = wheel_turn(&b->wheel);
+	struct streams *ss = arg;
+	int s = wheel_turn(&ss->wheel);
 
-	streams_notices(b);
-	for (size_t q = 0; q < b->nqueues; q++)
-		if (b->queues[q].streams > 0 && store_is_ready(b->set.store))
-			line_cache_refresh(b->queues[q].line, b->set.qstore,
-			    b->queues[q].name);
-	if (b->wheel.slots[s] == NULL)
+	streams_notices(ss);
+	for (size_t q = 0; q < ss->nqueues; q++)
+		if (ss->queues[q].streams > 0 && store_is_ready(ss->set.store))
+			line_cache_refresh(ss->queues[q].line, ss->set.qstore,
+			    ss->queues[q].name);
+	if (ss->wheel.slots[s] == NULL)
 		return;
-	if (!store_is_ready(b->set.store)) {
+	if (!store_is_ready(ss->set.store)) {
 		uint32_t now = sse_now();
 		struct stream *st, *next;
 
-		for (st = b->wheel.slots[s]; st; st = next) {
+		for (st = ss->wheel.slots[s]; st; st = next) {
 			next = st->next;
-			stream_keepalive(b, st, now);
+			stream_keepalive(ss, st, now);
 		}
 		return;
 	}
-	streams_visit(b, s, -1);
+	streams_visit(ss, s, -1);
 }
 
 /* ---- promotions published by any instance ------------------------- */
 
 /* Every stream of queue q: the admin API dropped the queue. */
 static void
-streams_dropped(struct streams *b, int q)
+streams_dropped(struct streams *ss, int q)
 {
 	struct stream *st, *next;
 
-	line_cache_forget(b->queues[q].line);
-	for (st = b->queues[q].first; st; st = next) {
+	line_cache_forget(ss->queues[q].line);
+	for (st = ss->queues[q].first; st; st = next) {
 		next = st->qnext;
-		stream_gone(b, st, "queue dropped");
+		stream_gone(ss, st, "queue dropped");
 	}
 }
 
 /* Queue q's draw is done: every stream of it learns its place now. */
 static void
-streams_drawn(struct streams *b, int q)
+streams_drawn(struct streams *ss, int q)
 {
-	line_cache_forget(b->queues[q].line);	/* every place moved */
-	if (!store_is_ready(b->set.store))
+	line_cache_forget(ss->queues[q].line);	/* every place moved */
+	if (!store_is_ready(ss->set.store))
 		return;
-	for (int s = 0; s < b->wheel.nslots; s++)
-		streams_visit(b, s, q);
+	for (int s = 0; s < ss->wheel.nslots; s++)
+		streams_visit(ss, s, q);
 }
 
 /* Every stream of token tok (text) in queue q hears of ev. */
 static void
-streams_token_event(struct streams *b, int q, const char *tok,
+streams_token_event(struct streams *ss, int q, const char *tok,
     const struct event *ev)
 {
 	unsigned char id[16];
@@ -396,14 +396,14 @@ streams_token_event(struct streams *b, int q, const char *tok,
 
 	if (uuid_parse(tok, id) != 0)
 		return;
-	for (st = stream_table_chain(&b->streams, id); st; st = next) {
+	for (st = stream_table_chain(&ss->streams, id); st; st = next) {
 		next = st->hnext;
 		if (st->queue != q || memcmp(st->token, id, 16) != 0)
 			continue;
 		if (ev->kind == EVENT_ENTERED)
-			stream_entered(b, st, strtoll(ev->arg, NULL, 10));
+			stream_entered(ss, st, strtoll(ev->arg, NULL, 10));
 		else
-			stream_gone(b, st, ev->arg);
+			stream_gone(ss, st, ev->arg);
 	}
 }
 
@@ -412,7 +412,7 @@ static void
 streams_message(const char *channel, const char *msg, size_t len,
     void *arg)
 {
-	struct streams *b = arg;
+	struct streams *ss = arg;
 	struct event ev;
 	const char *queue;
 	char tok[40];
@@ -420,21 +420,21 @@ streams_message(const char *channel, const char *msg, size_t len,
 	int q, rc;
 
 	if (keys_channel_queue(channel, &queue, &qlen) == -1 ||
-	    (q = bq_find(b, queue, qlen)) < 0 ||
+	    (q = queue_find(ss, queue, qlen)) < 0 ||
 	    event_parse(msg, len, &ev) == -1)
 		return;
 	switch (ev.kind) {
 	case EVENT_DROPPED:
-		streams_dropped(b, q);
+		streams_dropped(ss, q);
 		return;
 	case EVENT_DRAWN:
-		streams_drawn(b, q);
+		streams_drawn(ss, q);
 		return;
 	case EVENT_ENTERED:
 	case EVENT_GONE:
 		while ((rc = event_token(&ev, tok, sizeof tok)) != 0)
 			if (rc == 1)
-				streams_token_event(b, q, tok, &ev);
+				streams_token_event(ss, q, tok, &ev);
 		return;
 	case EVENT_KINDS:
 		break;
@@ -444,97 +444,98 @@ streams_message(const char *channel, const char *msg, size_t len,
 /* ---- the public side -------------------------------------------------- */
 
 int
-streams_reserve(struct streams *b, const char *addr, struct ipslot **slot)
+streams_reserve(struct streams *ss, const char *addr, struct ipslot **slot)
 {
 	int full;
 
 	*slot = NULL;
-	if (b->streams.count + b->reserved >= b->max_streams)
+	if (ss->streams.count + ss->reserved >= ss->max_streams)
 		return 503;
-	if ((*slot = ipcount_take(b->ips, addr, b->max_per_ip, &full)) == NULL)
+	if ((*slot = ipcount_take(ss->ips, addr, ss->max_per_ip, &full)) ==
+	    NULL)
 		return full ? 429 : 503;
-	b->reserved++;
+	ss->reserved++;
 	return 0;
 }
 
 void
-streams_unreserve(struct streams *b, struct ipslot *slot)
+streams_unreserve(struct streams *ss, struct ipslot *slot)
 {
-	b->reserved--;
-	ipcount_release(b->ips, slot);
+	ss->reserved--;
+	ipcount_release(ss->ips, slot);
 }
 
 void
-streams_start(struct streams *b, struct evhttp_request *req,
+streams_start(struct streams *ss, struct evhttp_request *req,
     const char *queue, const char *token, const struct standing *s,
     unsigned long last_id, struct ipslot *slot)
 {
 	struct stream *st = calloc(1, sizeof *st);
-	const struct conf *c = streams_conf(b);
-	int q = bq_find(b, queue, strlen(queue));
+	const struct conf *c = streams_conf(ss);
+	int q = queue_find(ss, queue, strlen(queue));
 
-	b->reserved--;
+	ss->reserved--;
 	if (st == NULL || q < 0 || uuid_parse(token, st->token) != 0) {
 		free(st);
-		ipcount_release(b->ips, slot);
-		http_send_error(b->set.http, req, 503, "too_many_streams",
+		ipcount_release(ss->ips, slot);
+		http_send_error(ss->set.http, req, 503, "too_many_streams",
 		    "this server cannot open another stream now");
 		return;
 	}
-	bq_learn(&b->queues[q], s);
+	queue_learn(&ss->queues[q], s);
 	st->queue = (uint16_t)q, st->ip = slot, st->id = (uint32_t)last_id;
-	sse_open(st, b->set.http, req, c->push_interval * 1000, b->timeout,
+	sse_open(st, ss->set.http, req, c->push_interval * 1000, ss->timeout,
 	    stream_on_close);
-	stream_table_put(&b->streams, st);
-	wheel_put(&b->wheel, st, wheel_pick(&b->wheel));
-	stream_link(b, st);
-	stream_status(b, st, s, s->prequeue ? 'p' : 'w', s->n, 1);
+	stream_table_put(&ss->streams, st);
+	wheel_put(&ss->wheel, st, wheel_pick(&ss->wheel));
+	stream_link(ss, st);
+	stream_status(ss, st, s, s->prequeue ? 'p' : 'w', s->n, 1);
 }
 
 void
-streams_drain(struct streams *b, long retry_ms)
+streams_drain(struct streams *ss, long retry_ms)
 {
 	char retry[32];
 	size_t n = sse_frame_retry(retry, sizeof retry, retry_ms);
 
-	log_info("event=drain streams=%zu", b->streams.count);
-	for (size_t i = 0; i < b->streams.size; i++) {
-		while (b->streams.bucket[i]) {
-			struct stream *st = b->streams.bucket[i];
+	log_info("event=drain streams=%zu", ss->streams.count);
+	for (size_t i = 0; i < ss->streams.size; i++) {
+		while (ss->streams.bucket[i]) {
+			struct stream *st = ss->streams.bucket[i];
 
 			sse_raw(st, retry, n, (size_t)-1);
-			stream_close(b, st, "shutdown", CLOSE_END);
+			stream_close(ss, st, "shutdown", CLOSE_END);
 		}
 	}
 }
 
 size_t
-streams_count(const struct streams *b)
+streams_count(const struct streams *ss)
 {
-	return b->streams.count;
+	return ss->streams.count;
 }
 
 size_t
-streams_max(const struct streams *b)
+streams_max(const struct streams *ss)
 {
-	return b->max_streams;
+	return ss->max_streams;
 }
 
 int
-streams_queue_at(const struct streams *b, size_t i, const char **name,
+streams_queue_at(const struct streams *ss, size_t i, const char **name,
     size_t *streams)
 {
-	if (i >= b->nqueues)
+	if (i >= ss->nqueues)
 		return -1;
-	*name = b->queues[i].name;
-	*streams = b->queues[i].streams;
+	*name = ss->queues[i].name;
+	*streams = ss->queues[i].streams;
 	return 0;
 }
 
 unsigned long
-streams_reconnects(const struct streams *b)
+streams_reconnects(const struct streams *ss)
 {
-	return store_reconnects(b->sub);
+	return store_reconnects(ss->sub);
 }
 
 /*
@@ -560,86 +561,86 @@ streams_cap(const struct conf *c)
 
 /* max_streams and max_streams_per_ip from the configuration in force. */
 static void
-streams_set_limits(struct streams *b)
+streams_set_limits(struct streams *ss)
 {
-	b->max_streams = streams_cap(streams_conf(b));
-	b->max_per_ip = (size_t)streams_conf(b)->max_streams_per_ip;
+	ss->max_streams = streams_cap(streams_conf(ss));
+	ss->max_per_ip = (size_t)streams_conf(ss)->max_streams_per_ip;
 }
 
 void
-streams_reload(struct streams *b)
+streams_reload(struct streams *ss)
 {
-	const struct conf *c = streams_conf(b);
+	const struct conf *c = streams_conf(ss);
 	int n = (int)(c->push_interval * 1000 / STREAMS_SLOT_MS);
 
-	streams_set_limits(b);
-	if (n != b->wheel.nslots && wheel_resize(&b->wheel, n) == -1)
+	streams_set_limits(ss);
+	if (n != ss->wheel.nslots && wheel_resize(&ss->wheel, n) == -1)
 		log_error("event=reload_failed error=\"out of memory\" "
 		    "msg=\"push_interval stays %d ms\"",
-		    b->wheel.nslots * STREAMS_SLOT_MS);
-	if (stream_timeout(c) == b->timeout)
+		    ss->wheel.nslots * STREAMS_SLOT_MS);
+	if (stream_timeout(c) == ss->timeout)
 		return;
-	b->timeout = stream_timeout(c);
-	for (int s = 0; s < b->wheel.nslots; s++)
-		for (struct stream *st = b->wheel.slots[s]; st; st = st->next)
-			sse_set_timeout(st, b->timeout);
+	ss->timeout = stream_timeout(c);
+	for (int s = 0; s < ss->wheel.nslots; s++)
+		for (struct stream *st = ss->wheel.slots[s]; st; st = st->next)
+			sse_set_timeout(st, ss->timeout);
 }
 
 struct streams *
 streams_new(const struct streams_setup *set, char *err, size_t errlen)
 {
-	struct streams *b = calloc(1, sizeof *b);
+	struct streams *ss = calloc(1, sizeof *ss);
 	const struct conf *c = *set->conf;
 	struct timeval tv = { 0, STREAMS_SLOT_MS * 1000 };
 	char pattern[KEYS_MAX];
 
-	if (b == NULL)
+	if (ss == NULL)
 		goto oom;
-	b->set = *set;
-	b->timeout = stream_timeout(c);
-	streams_set_limits(b);
-	b->ips = ipcount_new();
-	b->timer = event_new(set->base, -1, EV_PERSIST, streams_tick, b);
-	if (stream_table_init(&b->streams) == -1 || wheel_init(&b->wheel,
+	ss->set = *set;
+	ss->timeout = stream_timeout(c);
+	streams_set_limits(ss);
+	ss->ips = ipcount_new();
+	ss->timer = event_new(set->base, -1, EV_PERSIST, streams_tick, ss);
+	if (stream_table_init(&ss->streams) == -1 || wheel_init(&ss->wheel,
 	    (int)(c->push_interval * 1000 / STREAMS_SLOT_MS)) == -1 ||
-	    !b->ips || !b->timer)
+	    !ss->ips || !ss->timer)
 		goto oom;
 	keys_events_pattern(pattern, c->key_prefix);
-	if ((b->sub = store_new_subscriber(set->base, c->redis,
+	if ((ss->sub = store_new_subscriber(set->base, c->redis,
 	    set->store_opts, pattern,
-	    streams_message, b, err, errlen)) == NULL)
+	    streams_message, ss, err, errlen)) == NULL)
 		goto fail;
 	for (size_t i = 0; i < c->nqueues; i++)
-		bq_find(b, c->queues[i].name, strlen(c->queues[i].name));
-	evtimer_add(b->timer, &tv);
-	the_streams = b;
-	return b;
+		queue_find(ss, c->queues[i].name, strlen(c->queues[i].name));
+	evtimer_add(ss->timer, &tv);
+	the_streams = ss;
+	return ss;
 oom:
 	snprintf(err, errlen, "out of memory");
 fail:
-	streams_free(b);
+	streams_free(ss);
 	return NULL;
 }
 
 void
-streams_free(struct streams *b)
+streams_free(struct streams *ss)
 {
-	if (b == NULL)
+	if (ss == NULL)
 		return;
-	for (size_t i = 0; i < b->streams.size; i++)
-		while (b->streams.bucket[i])
-			stream_close(b, b->streams.bucket[i], "shutdown",
+	for (size_t i = 0; i < ss->streams.size; i++)
+		while (ss->streams.bucket[i])
+			stream_close(ss, ss->streams.bucket[i], "shutdown",
 			    CLOSE_END);
-	store_free(b->sub);
-	if (b->timer)
-		event_free(b->timer);
-	ipcount_free(b->ips);
-	stream_table_free(&b->streams);
-	wheel_free(&b->wheel);
-	for (size_t q = 0; q < b->nqueues; q++)
-		line_cache_free(b->queues[q].line);
-	free(b->queues);
-	if (the_streams == b)
+	store_free(ss->sub);
+	if (ss->timer)
+		event_free(ss->timer);
+	ipcount_free(ss->ips);
+	stream_table_free(&ss->streams);
+	wheel_free(&ss->wheel);
+	for (size_t q = 0; q < ss->nqueues; q++)
+		line_cache_free(ss->queues[q].line);
+	free(ss->queues);
+	if (the_streams == ss)
 		the_streams = NULL;
-	free(b);
+	free(ss);
 }

@@ -29,13 +29,13 @@ struct ipslot;
 struct streams *streams_new(const struct streams_setup *set, char *err,
     size_t errlen);
 /* Ends every stream still open; call before the HTTP server is freed. */
-void streams_free(struct streams *b);
+void streams_free(struct streams *ss);
 
 /*
  * A reload: the limits, push_interval (the schedule is resized, every
  * stream kept) and the streams' timeout from keepalive_interval.
  */
-void streams_reload(struct streams *b);
+void streams_reload(struct streams *ss);
 
 /*
  * Reserve a stream for a client address: 0, or the status to answer
@@ -43,25 +43,25 @@ void streams_reload(struct streams *b);
  * max_streams_per_ip). A reservation is used by streams_start or given
  * back by streams_unreserve.
  */
-int streams_reserve(struct streams *b, const char *addr,
+int streams_reserve(struct streams *ss, const char *addr,
     struct ipslot **slot);
-void streams_unreserve(struct streams *b, struct ipslot *slot);
+void streams_unreserve(struct streams *ss, struct ipslot *slot);
 
 /* Open the stream of a waiting token: headers, retry, first status. */
-void streams_start(struct streams *b, struct evhttp_request *req,
+void streams_start(struct streams *ss, struct evhttp_request *req,
     const char *queue, const char *token, const struct standing *s,
     unsigned long last_id, struct ipslot *slot);
 
 /* SIGTERM: a last retry hint to every stream, then end them. */
-void streams_drain(struct streams *b, long retry_ms);
+void streams_drain(struct streams *ss, long retry_ms);
 
-size_t streams_count(const struct streams *b);
+size_t streams_count(const struct streams *ss);
 /* Streams this process accepts: max_streams, or what the fd limit leaves. */
-size_t streams_max(const struct streams *b);
+size_t streams_max(const struct streams *ss);
 /* The i-th queue this process has streamed and its streams; -1 past the end. */
-int streams_queue_at(const struct streams *b, size_t i, const char **name,
+int streams_queue_at(const struct streams *ss, size_t i, const char **name,
     size_t *streams);
 /* Reconnections of the subscriber connection. */
-unsigned long streams_reconnects(const struct streams *b);
+unsigned long streams_reconnects(const struct streams *ss);
 
 #endif
