@@ -81,7 +81,8 @@ api_passkeys(const struct api *api)
 typedef void api_handler(struct api *api, struct evhttp_request *req,
     const struct route_match *m, const char *client);
 
-#define ROUTE(id, pattern, methods, name, handler) api_handler handler;
+#define ROUTE(id, pattern, methods, name, handler, kind) \
+	api_handler handler;
 #include "routes.def"
 #undef ROUTE
 

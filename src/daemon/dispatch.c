@@ -26,7 +26,8 @@
 #define DISPATCH_CORS_MAX_AGE "600"
 
 static api_handler *const handlers[] = {
-#define ROUTE(id, pattern, methods, name, handler) [ROUTE_##id] = handler,
+#define ROUTE(id, pattern, methods, name, handler, kind) \
+	[ROUTE_##id] = handler,
 #include "routes.def"
 #undef ROUTE
 };
@@ -56,15 +57,13 @@ dispatch_route_error(struct http *h, struct evhttp_request *req,
 
 /*
  * The public API a page of another origin calls (cors_origins): joining
- * and following a place, and what comes before or after: the challenge
- * of a queue with a proof of work, the draw and its order.
+ * and following a place, and what comes before or after (routes.def's
+ * RK_API).
  */
 static int
 dispatch_is_api(enum route_id id)
 {
-	return id == ROUTE_QUEUE || id == ROUTE_TOKENS || id == ROUTE_TOKEN ||
-	    id == ROUTE_EVENTS || id == ROUTE_CHALLENGE || id == ROUTE_DRAW ||
-	    id == ROUTE_DRAW_ORDER;
+	return route_kind(id) == RK_API;
 }
 
 /* May a page of origin call this API (cors_origins)? */
@@ -209,8 +208,7 @@ static int
 dispatch_is_probe(const struct http_in *in)
 {
 	return (in->rr == ROUTE_OK || in->rr == ROUTE_BAD_METHOD) &&
-	    (in->m.id == ROUTE_HEALTHZ || in->m.id == ROUTE_READYZ ||
-	    in->m.id == ROUTE_METRICS);
+	    route_kind(in->m.id) == RK_PROBE;
 }
 
 /*

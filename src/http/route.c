@@ -17,11 +17,12 @@ struct route {
 	const char *pattern;
 	int methods;
 	const char *name;
+	enum route_kind kind;
 };
 
 static const struct route routes[] = {
-#define ROUTE(id, pattern, methods, name, handler) \
-	{ ROUTE_##id, pattern, methods, name },
+#define ROUTE(id, pattern, methods, name, handler, kind) \
+	{ ROUTE_##id, pattern, methods, name, kind },
 #include "routes.def"
 #undef ROUTE
 };
@@ -35,6 +36,15 @@ route_name(int id)
 		if ((int)routes[i].id == id)
 			return routes[i].name;
 	return "none";
+}
+
+enum route_kind
+route_kind(int id)
+{
+	for (size_t i = 0; i < NROUTES; i++)
+		if ((int)routes[i].id == id)
+			return routes[i].kind;
+	return RK_NONE;
 }
 
 int

@@ -16,10 +16,21 @@ enum route_method {
 
 enum route_id {
 	ROUTE_NONE,
-#define ROUTE(id, pattern, methods, name, handler) ROUTE_##id,
+#define ROUTE(id, pattern, methods, name, handler, kind) ROUTE_##id,
 #include "routes.def"
 #undef ROUTE
 	ROUTE_COUNT
+};
+
+/* Who calls a route and where it is served (routes.def says each one's). */
+enum route_kind {
+	RK_NONE,	/* no route */
+	RK_API,		/* the public API: a page of another origin may call it */
+	RK_PROBE,	/* health and metrics: on admin_listen too */
+	RK_PAGE,	/* the waiting page and its files */
+	RK_FRONT,	/* the front's question about a pass */
+	RK_ADMIN,	/* the admin API: under /v1/admin, behind the admin gate */
+	RK_CONSOLE	/* the console: under /admin, on admin_listen only */
 };
 
 enum route_result {
@@ -47,6 +58,8 @@ struct route_match {
 
 /* A short name of a route for metrics labels ("none" for ROUTE_NONE). */
 const char *route_name(int id);
+/* The route's kind (RK_NONE for ROUTE_NONE). */
+enum route_kind route_kind(int id);
 
 /*
  * 1 when path is under /v1/admin: such a request is checked for the admin

@@ -243,6 +243,35 @@ START_TEST(test_console_prefix)
 }
 END_TEST
 
+/* A route's kind agrees with its path: the gates that read the path
+ * (the admin API's, the console's) and those that read the kind
+ * (CORS, the probes on admin_listen) see the same routes. */
+START_TEST(test_kinds)
+{
+	static const struct { int id; const char *pattern; int kind; } r[] = {
+#define ROUTE(id, pattern, methods, name, handler, kind) \
+		{ ROUTE_##id, pattern, kind },
+#include "routes.def"
+#undef ROUTE
+	};
+
+	ck_assert_int_eq(route_kind(ROUTE_NONE), RK_NONE);
+	ck_assert_int_eq(route_kind(ROUTE_TOKENS), RK_API);
+	ck_assert_int_eq(route_kind(ROUTE_READYZ), RK_PROBE);
+	ck_assert_int_eq(route_kind(ROUTE_CHECK), RK_FRONT);
+	ck_assert_int_eq(route_kind(ROUTE_ASSET), RK_PAGE);
+	for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+		ck_assert_int_eq(route_kind(r[i].id), r[i].kind);
+		ck_assert_int_eq(route_is_admin(r[i].pattern),
+		    r[i].kind == RK_ADMIN);
+		ck_assert_int_eq(route_is_console(r[i].pattern),
+		    r[i].kind == RK_CONSOLE);
+		if (r[i].kind == RK_API)
+			ck_assert(strncmp(r[i].pattern, "/v1/queues/", 11) == 0);
+	}
+}
+END_TEST
+
 START_TEST(test_names)
 {
 	ck_assert_str_eq(route_name(ROUTE_NONE), "none");
@@ -280,6 +309,7 @@ main(void)
 	tcase_add_test(tc, test_admin_prefix);
 	tcase_add_test(tc, test_console_prefix);
 	tcase_add_test(tc, test_names);
+	tcase_add_test(tc, test_kinds);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
