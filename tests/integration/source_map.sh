@@ -133,3 +133,14 @@ check_eq "$(sed 's/#.*//' "$TOP_SRCDIR/src/LAYERS" | tr -s ' \t' '\n\n' |
     "$(grep -E '^src/[a-z0-9_]+$' <<<"$folders" | sed 's|^src/||' |
     LC_ALL=C sort)" \
     "src/LAYERS places every part the map names, and no other"
+
+# A request's path names functions as file.c:function: each must still be
+# a word of that file (a rename that forgot the map fails here).
+none "every file.c:function of doc/design.md is in that file" \
+    "no such function" \
+    "$(grep -o '`[a-z0-9_/]*\.\(c\|lua\):[a-z0-9_]*`' "$DESIGN" | tr -d '`' |
+    LC_ALL=C sort -u | while IFS=: read -r f fn; do
+	p=$(find "$TOP_SRCDIR/src" -name "${f##*/}" -print -quit)
+	[ -n "$p" ] && grep -qw -- "$fn" "$p" || echo "$f:$fn"
+    done)"
+
