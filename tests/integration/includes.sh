@@ -20,17 +20,17 @@
 RINGS=$(dirname "$0")/modrings.py
 LAYERS=$(dirname "$0")/layers.py
 
-# no_rings DESC KIND DIR...: modrings.py finds no ring; each one it names
-# is a line of the diagnostics.
-no_rings() {
-	local d=$1 out rc
-	shift
-	out=$(python3 "$RINGS" "$@" 2>&1)
+# none_found DESC SCRIPT ARG...: the finder SCRIPT (modrings.py, layers.py)
+# names nothing; each line it names is a line of the diagnostics.
+none_found() {
+	local d=$1 script=$2 out rc
+	shift 2
+	out=$(python3 "$script" "$@" 2>&1)
 	rc=$?
 	case $rc in
 	0) pass "$d" ;;
 	1) fail "$d" "$out" ;;
-	*) fail "$d" "modrings.py $* exited $rc" "$out" ;;
+	*) fail "$d" "${script##*/} $* exited $rc" "$out" ;;
 	esac
 }
 
@@ -55,20 +55,6 @@ if command -v nm >/dev/null 2>&1 &&
 else
 	pass "the finder names a ring of calls # SKIP no cc or nm"
 fi
-
-# no_upward DESC KIND DIR...: layers.py finds no edge up or beside; each
-# one it names is a line of the diagnostics.
-no_upward() {
-	local d=$1 out rc
-	shift
-	out=$(python3 "$LAYERS" "$@" 2>&1)
-	rc=$?
-	case $rc in
-	0) pass "$d" ;;
-	1) fail "$d" "$out" ;;
-	*) fail "$d" "layers.py $* exited $rc" "$out" ;;
-	esac
-}
 
 # A tree of three layers with an edge up, one beside and a folder not
 # placed: the finder must name each, or a pass means nothing.
@@ -101,10 +87,10 @@ else
 	pass "the finder names a call up # SKIP no cc or nm"
 fi
 
-no_upward "no folder of src/ includes one above it or beside it (src/LAYERS)" \
-    includes "$TOP_SRCDIR/src"
+none_found "no folder of src/ includes one above it or beside it (src/LAYERS)" \
+    "$LAYERS" includes "$TOP_SRCDIR/src"
 
-no_rings "no ring of modules by their includes under src/" \
+none_found "no ring of modules by their includes under src/" "$RINGS" \
     includes "$TOP_SRCDIR/src"
 
 if ! command -v nm >/dev/null 2>&1; then
@@ -114,8 +100,8 @@ elif [ -z "$(find "${TOP_BUILDDIR:-.}/src" -name '*.o' 2>/dev/null | head -n 1)"
 	pass "no ring of modules by their calls # SKIP no objects under ${TOP_BUILDDIR:-.}/src"
 	pass "no folder of src/ calls one above it # SKIP no objects under ${TOP_BUILDDIR:-.}/src"
 else
-	no_rings "no ring of modules by their calls (nm of the objects)" \
-	    calls "$TOP_SRCDIR/src" "$TOP_BUILDDIR/src"
-	no_upward "no folder of src/ calls one above it or beside it (nm of the objects)" \
-	    calls "$TOP_SRCDIR/src" "$TOP_BUILDDIR"
+	none_found "no ring of modules by their calls (nm of the objects)" \
+	    "$RINGS" calls "$TOP_SRCDIR/src" "$TOP_BUILDDIR/src"
+	none_found "no folder of src/ calls one above it or beside it (nm of the objects)" \
+	    "$LAYERS" calls "$TOP_SRCDIR/src" "$TOP_BUILDDIR"
 fi
