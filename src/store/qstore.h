@@ -79,12 +79,16 @@ struct qs_joined {
 	long long n, waiting;
 };
 
+/* Joins in one run of join.lua: a run stays short however many come. */
+#define QSTORE_JOIN_MAX 64
+
 /*
- * join.lua for n joins (at most 64) of queue at once: tokens[i] drawn by
- * the caller, users[i] the user it names or NULL, uses[i] its use key or
- * NULL (uses itself may be NULL: none has one). cb runs once for the
- * batch; when r is RESULT_OK, head holds the queue's facts every join
- * shares and each[i] join i's answer, all read before cb runs.
+ * join.lua for n joins (at most QSTORE_JOIN_MAX) of queue at once:
+ * tokens[i] drawn by the caller, users[i] the user it names or NULL,
+ * uses[i] its use key or NULL (uses itself may be NULL: none has one). cb
+ * runs once for the batch; when r is RESULT_OK, head holds the queue's
+ * facts every join shares and each[i] join i's answer, all read before cb
+ * runs.
  */
 typedef void qs_joins_cb(enum result r, const struct standing *head,
     const struct qs_joined *each, int n, void *arg);
