@@ -401,6 +401,15 @@ qcall_read_strings(struct qcall *c, enum result r, const redisReply *rp)
 	free(list);
 }
 
+/* The result word that leads the reply ({ 'ok' }, { 'no_queue' }...). */
+void
+qcall_read_done(struct qcall *c, enum result r, const redisReply *rp)
+{
+	if (r == RESULT_OK)
+		r = qreply_first(rp);
+	((qs_done_cb *)c->cb)(r, c->arg);
+}
+
 int
 qstore_queues(struct qstore *qs, qs_strings_cb *cb, void *arg)
 {

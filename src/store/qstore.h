@@ -42,6 +42,9 @@ void qstore_flush(struct qstore *qs);
  */
 int qstore_full(const struct qstore *qs);
 
+/* A call that answers only its outcome (RESULT_OK, or what went wrong). */
+typedef void qs_done_cb(enum result r, void *arg);
+
 typedef void qs_standing_cb(enum result r, const struct standing *s,
     void *arg);
 
@@ -205,7 +208,6 @@ int qstore_promote(struct qstore *qs, const char *queue, long count,
     const char *admin, qs_strings_cb *cb, void *arg);
 
 /* admin_drop.lua: the queue and every token in it. */
-typedef void qs_done_cb(enum result r, void *arg);
 int qstore_drop(struct qstore *qs, const char *queue, const char *admin,
     qs_done_cb *cb, void *arg);
 
