@@ -125,12 +125,11 @@ typedef void qs_strings_cb(enum result r, const char *const *list, size_t n,
 /* The registry: every queue's name. */
 int qstore_queues(struct qstore *qs, qs_strings_cb *cb, void *arg);
 
-/* leave.lua (a visitor) or admin_kick.lua (an operator): end token's
- * place or session and revoke its pass; was_active says which it was. */
-enum qs_end { QS_LEAVE, QS_KICK };
+/* leave.lua: the visitor ends token's place or session and its pass is
+ * revoked; was_active says which it was. */
 typedef void qs_end_cb(enum result r, int was_active, void *arg);
-int qstore_end(struct qstore *qs, enum qs_end how, const char *queue,
-    const char *token, qs_end_cb *cb, void *arg);
+int qstore_leave(struct qstore *qs, const char *queue, const char *token,
+    qs_end_cb *cb, void *arg);
 
 /* Has token's session been ended (its pass revoked), and when was queue
  * last dropped? One read of two keys. */
@@ -211,8 +210,9 @@ int qstore_promote(struct qstore *qs, const char *queue, long count,
 int qstore_drop(struct qstore *qs, const char *queue, const char *admin,
     qs_done_cb *cb, void *arg);
 
-/* admin_kick.lua: end token's place or session, as qstore_end; the trail
- * names it by ticket (ticket.h), never by the token. */
+/* admin_kick.lua: an operator ends token's place or session, as
+ * qstore_leave does; the trail names it by ticket (ticket.h), never by
+ * the token. */
 int qstore_kick(struct qstore *qs, const char *queue, const char *token,
     const char *ticket, const char *admin, qs_end_cb *cb, void *arg);
 
