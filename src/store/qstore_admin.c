@@ -18,7 +18,7 @@
 #define PUT_PAIRS_MAX 64	/* fields one admin_put.lua changes */
 
 _Static_assert(SHOW_NTOTALS == TOTALS_FIELDS,
-    "qstore.h's SHOW_NTOTALS is not scripts.def's TOTALS_FIELDS");
+    "figures.h's SHOW_NTOTALS is not scripts.def's TOTALS_FIELDS");
 
 /* ---- the admin API's scripts ----------------------------------------- */
 
