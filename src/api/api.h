@@ -185,7 +185,7 @@ void api_join_used(struct api *api, const char *queue, struct verdict *v);
 void api_session_ended(struct api *api, const char *queue,
     const char *token);
 /*
- * The answer to a leave or a kick (qstore_end): r's error, or 204 with
+ * The answer to a leave or a kick (qstore.h): r's error, or 204 with
  * this process's pass cache told when a session ended. c is freed.
  */
 void api_token_removed(struct api_call *c, enum result r, int was_active);

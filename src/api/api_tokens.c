@@ -327,7 +327,7 @@ api_token(struct api *api, struct evhttp_request *req,
 	if (c == NULL)
 		return;
 	if (m->method == RM_DELETE)
-		api_call_sent(c, qstore_end(api->qstore, QS_LEAVE, c->queue,
+		api_call_sent(c, qstore_leave(api->qstore, c->queue,
 		    c->token, leave_done, c));
 	else
 		api_call_sent(c, qstore_status(api->qstore, c->queue, c->token,

@@ -265,17 +265,23 @@ set_int(const struct conf_key *k, long *dst, const char *v, const char **why)
 	return 0;
 }
 
+/* The index of v in the NULL-ended names; -1 when it is none of them. */
+static int
+name_index(const char *const *names, const char *v)
+{
+	for (int i = 0; names[i] != NULL; i++)
+		if (strcmp(names[i], v) == 0)
+			return i;
+	return -1;
+}
+
 /* An enum of the table, or the log level by log.h's names. */
 static int
 set_enum(const struct conf_key *k, int *dst, const char *v)
 {
-	int i = -1;
+	int i = k->type == T_LEVEL ? log_level_parse(v) :
+	    name_index(k->names, v);
 
-	if (k->type == T_LEVEL)
-		i = log_level_parse(v);
-	else
-		for (int j = 0; k->names[j] != NULL && i < 0; j++)
-			i = strcmp(k->names[j], v) == 0 ? j : -1;
 	if (i < 0)
 		return -1;
 	*dst = i;
@@ -488,6 +494,18 @@ conf_state_name(int state)
 {
 	return state >= STATE_OPEN && state <= STATE_CLOSED ?
 	    state_names[state] : "unknown";
+}
+
+int
+conf_mode_by_name(const char *name)
+{
+	return name_index(mode_names, name);
+}
+
+int
+conf_state_by_name(const char *name)
+{
+	return name_index(state_names, name);
 }
 
 /* Set key in base, of scope; where names the section in messages. */

@@ -159,5 +159,8 @@ void conf_keep_restart(struct conf *fresh, struct conf *old,
 /* Names for the enums, as written in the file. */
 const char *conf_mode_name(int mode);
 const char *conf_state_name(int state);
+/* The enums by those names; -1 for a word that is none of them. */
+int conf_mode_by_name(const char *name);
+int conf_state_by_name(const char *name);
 
 #endif

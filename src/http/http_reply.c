@@ -222,10 +222,7 @@ void
 http_send_json(struct http *h, struct evhttp_request *req, int code,
     json_t *body)
 {
-	char *s = body ? reply_dump(body) : NULL;
-
-	json_decref(body);
-	http_send_text(h, req, code, s);
+	http_send_text(h, req, code, reply_dump_take(body));
 }
 
 void

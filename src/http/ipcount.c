@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "ipcount.h"
 
 #define IPCOUNT_BUCKETS 4096	/* a power of two */
@@ -21,11 +22,7 @@ struct ipcount {
 static size_t
 ipcount_hash(const char *s)
 {
-	size_t h = 5381;
-
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h & (IPCOUNT_BUCKETS - 1);
+	return (size_t)(hash_str(HASH_SEED, s) & (IPCOUNT_BUCKETS - 1));
 }
 
 struct ipcount *

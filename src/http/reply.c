@@ -14,17 +14,19 @@ reply_dump(const json_t *j)
 }
 
 char *
-reply_error_body(const char *code, const char *message)
+reply_dump_take(json_t *j)
 {
-	json_t *j = json_pack("{s:{s:s,s:s}}", "error", "code", code,
-	    "message", message);
-	char *s;
+	char *s = j != NULL ? reply_dump(j) : NULL;
 
-	if (j == NULL)
-		return NULL;
-	s = reply_dump(j);
 	json_decref(j);
 	return s;
+}
+
+char *
+reply_error_body(const char *code, const char *message)
+{
+	return reply_dump_take(json_pack("{s:{s:s,s:s}}", "error", "code",
+	    code, "message", message));
 }
 
 char *
@@ -52,15 +54,8 @@ reply_refusal_body(int *status, long max_body)
 char *
 reply_gone_body(const char *queue, const char *token, const char *reason)
 {
-	json_t *j = json_pack("{s:s,s:s,s:s}", "queue", queue, "token", token,
-	    "reason", reason);
-	char *s;
-
-	if (j == NULL)
-		return NULL;
-	s = reply_dump(j);
-	json_decref(j);
-	return s;
+	return reply_dump_take(json_pack("{s:s,s:s,s:s}", "queue", queue,
+	    "token", token, "reason", reason));
 }
 
 /*

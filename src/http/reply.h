@@ -25,5 +25,8 @@ char *reply_gone_body(const char *queue, const char *token,
 char *reply_status_text(const struct token_status *st);
 /* json_dumps with the flags every reply uses; malloc'd. */
 char *reply_dump(const json_t *j);
+/* The same, and j (stolen; may be NULL, as a failed json_pack's) is
+ * released; NULL when j is NULL or out of memory. */
+char *reply_dump_take(json_t *j);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * join_batch.c: see join_batch.h. A batch holds at most JOINS_BATCH_MAX
+ * join_batch.c: see join_batch.h. A batch holds at most QSTORE_JOIN_MAX
  * joins, so one script run stays short however many joins one pass
  * brings; a full batch is sent at once. At most JOINS_PENDING_MAX batches
  * (queues) wait at a time, so finding a join's batch stays cheap however
@@ -17,7 +17,6 @@
 #include "qstore.h"
 #include "text.h"
 
-#define JOINS_BATCH_MAX 64
 #define JOINS_PENDING_MAX 64
 /*
  * Batches in Redis at once, unless full: the joins that come while they
@@ -31,18 +30,18 @@
 struct batch {
 	char queue[CONF_QUEUE_ID_MAX + 1];
 	int n;
-	char tokens[JOINS_BATCH_MAX][37];
-	const char *token_at[JOINS_BATCH_MAX];	/* into tokens */
-	char *users[JOINS_BATCH_MAX];		/* copies, NULL for none */
+	char tokens[QSTORE_JOIN_MAX][37];
+	const char *token_at[QSTORE_JOIN_MAX];	/* into tokens */
+	char *users[QSTORE_JOIN_MAX];		/* copies, NULL for none */
 	struct use_copy {
 		char kind[17];
 		char id[KEYS_USED_ID_MAX + 1];
 		struct qs_use u;		/* into the two above */
-	} uses[JOINS_BATCH_MAX];
-	const struct qs_use *use_at[JOINS_BATCH_MAX];	/* NULL for none */
+	} uses[QSTORE_JOIN_MAX];
+	const struct qs_use *use_at[QSTORE_JOIN_MAX];	/* NULL for none */
 	int nuses;
-	join_batch_cb *cb[JOINS_BATCH_MAX];
-	void *arg[JOINS_BATCH_MAX];
+	join_batch_cb *cb[QSTORE_JOIN_MAX];
+	void *arg[QSTORE_JOIN_MAX];
 	struct batch *next;
 	struct join_batch *owner;
 };
@@ -208,7 +207,7 @@ batch_for(struct join_batch *j, const char *queue)
 	struct batch *b;
 
 	for (b = j->pending; b; b = b->next)
-		if (b->n < JOINS_BATCH_MAX && strcmp(b->queue, queue) == 0)
+		if (b->n < QSTORE_JOIN_MAX && strcmp(b->queue, queue) == 0)
 			return b;
 	if (j->npending == JOINS_PENDING_MAX)
 		send_pending(j);
@@ -270,7 +269,7 @@ join_batch_add(struct join_batch *j, const char *queue, const char *token,
 	use_copy(b, i, use);
 	b->cb[i] = cb;
 	b->arg[i] = arg;
-	if (b->n == JOINS_BATCH_MAX)
+	if (b->n == QSTORE_JOIN_MAX)
 		batch_send_now(j, b);
 	event_active(j->flush, 0, 0);	/* at the end of the pass, if not yet */
 	return 0;

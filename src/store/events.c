@@ -49,7 +49,7 @@ part(const char **p, const char *end, const char **at)
 }
 
 int
-event_parse(const char *msg, size_t len, struct event *e)
+event_parse(const char *msg, size_t len, struct queue_event *e)
 {
 	const char *p = msg, *end = msg + len, *w;
 	size_t n;
@@ -79,7 +79,7 @@ event_parse(const char *msg, size_t len, struct event *e)
 }
 
 int
-event_token(struct event *e, char *tok, size_t size)
+event_token(struct queue_event *e, char *tok, size_t size)
 {
 	const char *w;
 	size_t n;

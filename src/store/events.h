@@ -16,8 +16,9 @@ enum event_kind {
 
 #define EVENT_ARG_MAX 32	/* an arg's bytes: a time in ms, a word */
 
-/* A message read: its kind, its arg, and the tokens still to read. */
-struct event {
+/* A message read from a queue's events channel: its kind, its arg, and
+ * the tokens still to read. */
+struct queue_event {
 	enum event_kind kind;
 	char arg[EVENT_ARG_MAX];	/* "" for a kind without one */
 	const char *next, *end;		/* the tokens left, in the message */
@@ -35,11 +36,11 @@ int event_by_lua(enum event_kind kind);
  * is not a message of events.def: an unknown word, a part missing or one
  * too many, an empty part.
  */
-int event_parse(const char *msg, size_t len, struct event *e);
+int event_parse(const char *msg, size_t len, struct queue_event *e);
 
 /* The next token of e into tok; 1, 0 when none is left, -1 when one does
  * not fit in size bytes (it is skipped). */
-int event_token(struct event *e, char *tok, size_t size);
+int event_token(struct queue_event *e, char *tok, size_t size);
 
 /*
  * kind's message into buf: arg (NULL for a kind without one) and n tokens

@@ -1,5 +1,4 @@
 /* keys.c: every Redis key name; see keys.h for the layout. */
-#include <stdio.h>
 #include <string.h>
 
 #include "keys.h"
@@ -31,6 +30,17 @@ keys_one(char *buf, const char *prefix, const char *queue, const char *what)
 {
 	const char *piece[] = { prefix, ":{", queue, "}:", what, NULL };
 
+	return keys_join(buf, KEYS_MAX, piece) == -1 ? -1 : 0;
+}
+
+/* A name of the whole prefix, no queue's: prefix:name. */
+static int
+keys_global(char buf[KEYS_MAX], const char *prefix, const char *name)
+{
+	const char *piece[] = { prefix, ":", name, NULL };
+
+	if (!valid_key_prefix(prefix))
+		return -1;
 	return keys_join(buf, KEYS_MAX, piece) == -1 ? -1 : 0;
 }
 
@@ -93,19 +103,13 @@ keys_used(char buf[KEYS_USED_MAX], const char *prefix, const char *queue,
 int
 keys_registry(char buf[KEYS_MAX], const char *prefix)
 {
-	if (!valid_key_prefix(prefix))
-		return -1;
-	snprintf(buf, KEYS_MAX, "%s:queues", prefix);
-	return 0;
+	return keys_global(buf, prefix, "queues");
 }
 
 int
 keys_trail(char buf[KEYS_MAX], const char *prefix)
 {
-	if (!valid_key_prefix(prefix))
-		return -1;
-	snprintf(buf, KEYS_MAX, "%s:trail", prefix);
-	return 0;
+	return keys_global(buf, prefix, "trail");
 }
 
 int
@@ -127,11 +131,7 @@ keys_dropped(char buf[KEYS_MAX], const char *prefix, const char *queue)
 int
 keys_events_pattern(char buf[KEYS_MAX], const char *prefix)
 {
-	const char *piece[] = { prefix, ":{*}:events", NULL };
-
-	if (!valid_key_prefix(prefix))
-		return -1;
-	return keys_join(buf, KEYS_MAX, piece) == -1 ? -1 : 0;
+	return keys_global(buf, prefix, "{*}:events");
 }
 
 int
@@ -157,21 +157,13 @@ keys_full(char buf[KEYS_MAX], const char *prefix, const char *queue)
 int
 keys_epoch(char buf[KEYS_MAX], const char *prefix)
 {
-	const char *piece[] = { prefix, ":epoch", NULL };
-
-	if (!valid_key_prefix(prefix))
-		return -1;
-	return keys_join(buf, KEYS_MAX, piece) == -1 ? -1 : 0;
+	return keys_global(buf, prefix, "epoch");
 }
 
 int
 keys_powkey(char buf[KEYS_MAX], const char *prefix)
 {
-	const char *piece[] = { prefix, ":powkey", NULL };
-
-	if (!valid_key_prefix(prefix))
-		return -1;
-	return keys_join(buf, KEYS_MAX, piece) == -1 ? -1 : 0;
+	return keys_global(buf, prefix, "powkey");
 }
 
 int
@@ -199,10 +191,7 @@ keys_room_queue(struct room_keys *k, const char *prefix, const char *queue)
 int
 keys_room(struct room_names *k, const char *prefix)
 {
-	if (!valid_key_prefix(prefix))
-		return -1;
-	snprintf(k->room, KEYS_MAX, "%s:room", prefix);
-	snprintf(k->seen, KEYS_MAX, "%s:room:seen", prefix);
-	snprintf(k->second, KEYS_MAX, "%s:room:second", prefix);
-	return 0;
+	return keys_global(k->room, prefix, "room") |
+	    keys_global(k->seen, prefix, "room:seen") |
+	    keys_global(k->second, prefix, "room:second");
 }

@@ -401,6 +401,15 @@ qcall_read_strings(struct qcall *c, enum result r, const redisReply *rp)
 	free(list);
 }
 
+/* The result word that leads the reply ({ 'ok' }, { 'no_queue' }...). */
+void
+qcall_read_done(struct qcall *c, enum result r, const redisReply *rp)
+{
+	if (r == RESULT_OK)
+		r = qreply_first(rp);
+	((qs_done_cb *)c->cb)(r, c->arg);
+}
+
 int
 qstore_queues(struct qstore *qs, qs_strings_cb *cb, void *arg)
 {
@@ -429,25 +438,28 @@ read_end(struct qcall *c, enum result r, const redisReply *rp)
 }
 
 /*
- * leave.lua, admin_kick.lua: the token's revoked key, so an ended
- * session's pass dies (living the checkers' leeway past the pass), the
- * join marks and the events channel (a slot may refill, counting its
- * admitted's times in line, or the streams hear of it).
+ * The two scripts that end a place or a session, leave.lua (qstore_leave)
+ * and admin_kick.lua (qstore_kick), take the same keys and arguments
+ * under their own names: the token's revoked key, so an ended session's
+ * pass dies (living the checkers' leeway past the pass), the join marks
+ * and the events channel (a slot may refill, counting its admitted's
+ * times in line, or the streams hear of it).
  */
+enum end_script { END_LEAVE, END_KICK };
 static const struct {
 	enum lua_script_id id;
 	int config, revoked, joins, token, channel, leeway_ms;
 } ends[] = {
-	[QS_LEAVE] = { LUA_LEAVE, LEAVE_K_CONFIG, LEAVE_K_REVOKED,
+	[END_LEAVE] = { LUA_LEAVE, LEAVE_K_CONFIG, LEAVE_K_REVOKED,
 	    LEAVE_K_JOINS, LEAVE_A_TOKEN, LEAVE_A_CHANNEL, LEAVE_A_LEEWAY_MS },
-	[QS_KICK] = { LUA_ADMIN_KICK, ADMIN_KICK_K_CONFIG, ADMIN_KICK_K_REVOKED,
+	[END_KICK] = { LUA_ADMIN_KICK, ADMIN_KICK_K_CONFIG, ADMIN_KICK_K_REVOKED,
 	    ADMIN_KICK_K_JOINS, ADMIN_KICK_A_TOKEN, ADMIN_KICK_A_CHANNEL,
 	    ADMIN_KICK_A_LEEWAY_MS },
 };
 
 /* The call of ends[how] for token, NULL when out of memory. */
 static struct script_call *
-end_script(struct qstore *qs, enum qs_end how, const char *queue,
+end_call(struct qstore *qs, enum end_script how, const char *queue,
     const char *token)
 {
 	char revoked[KEYS_MAX + 48];
@@ -470,7 +482,7 @@ end_script(struct qstore *qs, enum qs_end how, const char *queue,
 }
 
 static int
-end_eval(struct qstore *qs, enum qs_end how, const char *queue,
+end_eval(struct qstore *qs, enum end_script how, const char *queue,
     struct script_call *sc, qs_end_cb *cb, void *arg)
 {
 	return qcall_eval_flags(qs, qcall_new(qs, read_end, cb, arg,
@@ -478,18 +490,18 @@ end_eval(struct qstore *qs, enum qs_end how, const char *queue,
 }
 
 int
-qstore_end(struct qstore *qs, enum qs_end how, const char *queue,
-    const char *token, qs_end_cb *cb, void *arg)
+qstore_leave(struct qstore *qs, const char *queue, const char *token,
+    qs_end_cb *cb, void *arg)
 {
-	return end_eval(qs, how, queue, end_script(qs, how, queue, token), cb,
-	    arg);
+	return end_eval(qs, END_LEAVE, queue, end_call(qs, END_LEAVE, queue,
+	    token), cb, arg);
 }
 
 int
 qstore_kick(struct qstore *qs, const char *queue, const char *token,
     const char *ticket, const char *admin, qs_end_cb *cb, void *arg)
 {
-	struct script_call *sc = end_script(qs, QS_KICK, queue, token);
+	struct script_call *sc = end_call(qs, END_KICK, queue, token);
 
 	if (sc != NULL) {
 		script_set(sc, ADMIN_KICK_A_QUEUE, queue);
@@ -497,7 +509,7 @@ qstore_kick(struct qstore *qs, const char *queue, const char *token,
 		qcall_trail(qs, sc, ADMIN_KICK_K_TRAIL,
 		    ADMIN_KICK_A_ADMIN, admin);
 	}
-	return end_eval(qs, QS_KICK, queue, sc, cb, arg);
+	return end_eval(qs, END_KICK, queue, sc, cb, arg);
 }
 
 static void

@@ -42,6 +42,9 @@ void qstore_flush(struct qstore *qs);
  */
 int qstore_full(const struct qstore *qs);
 
+/* A call that answers only its outcome (RESULT_OK, or what went wrong). */
+typedef void qs_done_cb(enum result r, void *arg);
+
 typedef void qs_standing_cb(enum result r, const struct standing *s,
     void *arg);
 
@@ -79,12 +82,16 @@ struct qs_joined {
 	long long n, waiting;
 };
 
+/* Joins in one run of join.lua: a run stays short however many come. */
+#define QSTORE_JOIN_MAX 64
+
 /*
- * join.lua for n joins (at most 64) of queue at once: tokens[i] drawn by
- * the caller, users[i] the user it names or NULL, uses[i] its use key or
- * NULL (uses itself may be NULL: none has one). cb runs once for the
- * batch; when r is RESULT_OK, head holds the queue's facts every join
- * shares and each[i] join i's answer, all read before cb runs.
+ * join.lua for n joins (at most QSTORE_JOIN_MAX) of queue at once:
+ * tokens[i] drawn by the caller, users[i] the user it names or NULL,
+ * uses[i] its use key or NULL (uses itself may be NULL: none has one). cb
+ * runs once for the batch; when r is RESULT_OK, head holds the queue's
+ * facts every join shares and each[i] join i's answer, all read before cb
+ * runs.
  */
 typedef void qs_joins_cb(enum result r, const struct standing *head,
     const struct qs_joined *each, int n, void *arg);
@@ -118,12 +125,11 @@ typedef void qs_strings_cb(enum result r, const char *const *list, size_t n,
 /* The registry: every queue's name. */
 int qstore_queues(struct qstore *qs, qs_strings_cb *cb, void *arg);
 
-/* leave.lua (a visitor) or admin_kick.lua (an operator): end token's
- * place or session and revoke its pass; was_active says which it was. */
-enum qs_end { QS_LEAVE, QS_KICK };
+/* leave.lua: the visitor ends token's place or session and its pass is
+ * revoked; was_active says which it was. */
 typedef void qs_end_cb(enum result r, int was_active, void *arg);
-int qstore_end(struct qstore *qs, enum qs_end how, const char *queue,
-    const char *token, qs_end_cb *cb, void *arg);
+int qstore_leave(struct qstore *qs, const char *queue, const char *token,
+    qs_end_cb *cb, void *arg);
 
 /* Has token's session been ended (its pass revoked), and when was queue
  * last dropped? One read of two keys. */
@@ -201,12 +207,12 @@ int qstore_promote(struct qstore *qs, const char *queue, long count,
     const char *admin, qs_strings_cb *cb, void *arg);
 
 /* admin_drop.lua: the queue and every token in it. */
-typedef void qs_done_cb(enum result r, void *arg);
 int qstore_drop(struct qstore *qs, const char *queue, const char *admin,
     qs_done_cb *cb, void *arg);
 
-/* admin_kick.lua: end token's place or session, as qstore_end; the trail
- * names it by ticket (ticket.h), never by the token. */
+/* admin_kick.lua: an operator ends token's place or session, as
+ * qstore_leave does; the trail names it by ticket (ticket.h), never by
+ * the token. */
 int qstore_kick(struct qstore *qs, const char *queue, const char *token,
     const char *ticket, const char *admin, qs_end_cb *cb, void *arg);
 

@@ -18,7 +18,7 @@
 #define PUT_PAIRS_MAX 64	/* fields one admin_put.lua changes */
 
 _Static_assert(SHOW_NTOTALS == TOTALS_FIELDS,
-    "qstore.h's SHOW_NTOTALS is not scripts.def's TOTALS_FIELDS");
+    "figures.h's SHOW_NTOTALS is not scripts.def's TOTALS_FIELDS");
 
 /* ---- the admin API's scripts ----------------------------------------- */
 
@@ -257,14 +257,6 @@ qstore_promote(struct qstore *qs, const char *queue, long count,
 	return qcall_eval(qs, c, sc);
 }
 
-static void
-read_done(struct qcall *c, enum result r, const redisReply *rp)
-{
-	if (r == RESULT_OK)
-		r = qreply_first(rp);
-	((qs_done_cb *)c->cb)(r, c->arg);
-}
-
 /* The queue's dropped key, with the checkers' leeway, so the queue's
  * passes die with it; its draw's keys, so a queue made again under the
  * name draws anew; its console keys, so it starts without a history. */
@@ -299,8 +291,8 @@ qstore_drop(struct qstore *qs, const char *queue, const char *admin,
 		qcall_trail(qs, sc, ADMIN_DROP_K_TRAIL,
 		    ADMIN_DROP_A_ADMIN, admin);
 	}
-	return qcall_eval(qs, qcall_new(qs, read_done, cb, arg, "admin_drop",
-	    queue), sc);
+	return qcall_eval(qs, qcall_new(qs, qcall_read_done, cb, arg,
+	    "admin_drop", queue), sc);
 }
 
 /* ---- the marker of Redis's data ------------------------------------ */

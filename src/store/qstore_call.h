@@ -83,5 +83,7 @@ void qcall_trail(struct qstore *qs, struct script_call *sc,
 
 /* A list of strings: the reply, or its field c->list. */
 void qcall_read_strings(struct qcall *c, enum result r, const redisReply *rp);
+/* For a qs_done_cb: the result word that leads the reply. */
+void qcall_read_done(struct qcall *c, enum result r, const redisReply *rp);
 
 #endif

@@ -211,18 +211,9 @@ qstore_draw_show(struct qstore *qs, const char *queue, qs_draw_view_cb *cb,
 	    DRAW_SHOW_K_DRAW, &dk));
 }
 
-static void
-read_done(struct qcall *c, enum result r, const redisReply *rp)
-{
-	if (r == RESULT_OK)
-		r = qreply_first(rp);
-	((qs_draw_done_cb *)c->cb)(r, c->arg);
-}
-
 int
 qstore_draw_commit(struct qstore *qs, const char *queue,
-    const char *seed_hex, const char *commit_hex, qs_draw_done_cb *cb,
-    void *arg)
+    const char *seed_hex, const char *commit_hex, qs_done_cb *cb, void *arg)
 {
 	struct draw_keys dk;
 	struct script_call *sc;
@@ -233,14 +224,13 @@ qstore_draw_commit(struct qstore *qs, const char *queue,
 		script_set(sc, DRAW_COMMIT_A_SEED, seed_hex);
 		script_set(sc, DRAW_COMMIT_A_COMMIT, commit_hex);
 	}
-	return qcall_eval(qs, qcall_new(qs, read_done, cb, arg, "draw_commit",
-	    queue), sc);
+	return qcall_eval(qs, qcall_new(qs, qcall_read_done, cb, arg,
+	    "draw_commit", queue), sc);
 }
 
 int
 qstore_draw_beacon(struct qstore *qs, const char *queue,
-    const char *beacon_hex, const char *admin, qs_draw_done_cb *cb,
-    void *arg)
+    const char *beacon_hex, const char *admin, qs_done_cb *cb, void *arg)
 {
 	struct draw_keys dk;
 	struct script_call *sc;
@@ -253,8 +243,8 @@ qstore_draw_beacon(struct qstore *qs, const char *queue,
 		qcall_trail(qs, sc, DRAW_BEACON_K_TRAIL,
 		    DRAW_BEACON_A_ADMIN, admin);
 	}
-	return qcall_eval(qs, qcall_new(qs, read_done, cb, arg, "draw_beacon",
-	    queue), sc);
+	return qcall_eval(qs, qcall_new(qs, qcall_read_done, cb, arg,
+	    "draw_beacon", queue), sc);
 }
 
 static void

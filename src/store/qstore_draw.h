@@ -64,14 +64,11 @@ int qstore_draw_show(struct qstore *qs, const char *queue,
 
 /* The seed and commitment of a schedule, kept when one is already set;
  * RESULT_NO_DRAW when the queue has no schedule. */
-typedef void qs_draw_done_cb(enum result r, void *arg);
 int qstore_draw_commit(struct qstore *qs, const char *queue,
-    const char *seed_hex, const char *commit_hex, qs_draw_done_cb *cb,
-    void *arg);
+    const char *seed_hex, const char *commit_hex, qs_done_cb *cb, void *arg);
 /* The announced beacon's value (hex), posted by admin (the trail). */
 int qstore_draw_beacon(struct qstore *qs, const char *queue,
-    const char *beacon_hex, const char *admin, qs_draw_done_cb *cb,
-    void *arg);
+    const char *beacon_hex, const char *admin, qs_done_cb *cb, void *arg);
 
 /* Tell every instance the draw is done (PUBLISH "drawn" on the
  * queue's events channel), so streams show places at once. */

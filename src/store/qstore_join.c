@@ -18,7 +18,6 @@
 
 /* A user key outlives any sane wait; join ignores it once its token left. */
 #define USER_KEY_TTL 86400
-#define JOIN_MAX 64		/* joins in one run of join.lua */
 
 /* A batch's tokens, its call's own: a bare "new" entry names none. */
 typedef char join_token[37];
@@ -66,7 +65,7 @@ join_entries(const redisReply *rp, const join_token *tokens,
 static void
 read_joins(struct qcall *c, enum result r, const redisReply *rp)
 {
-	struct qs_joined each[JOIN_MAX];
+	struct qs_joined each[QSTORE_JOIN_MAX];
 	struct standing head;
 
 	memset(&head, 0, sizeof head);
@@ -141,8 +140,9 @@ qstore_join(struct qstore *qs, const char *queue, int n,
 	struct qcall *c;
 	join_token *own;
 
-	if (n < 1 || n > JOIN_MAX || (c = qcall_new_extra(qs, read_joins, cb,
-	    arg, "join", queue, (size_t)n * sizeof *own)) == NULL)
+	if (n < 1 || n > QSTORE_JOIN_MAX || (c = qcall_new_extra(qs,
+	    read_joins, cb, arg, "join", queue, (size_t)n * sizeof *own)) ==
+	    NULL)
 		return -1;
 	own = c->extra;
 	for (int i = 0; i < n; i++)

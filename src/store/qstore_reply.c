@@ -52,18 +52,22 @@ qreply_num(const redisReply *r, size_t i, long long *out)
 	return decimal_whole(buf, out);
 }
 
+/* A state or a mode as the scripts write it; an unknown word reads as
+ * the default. */
 static int
 state_of(const char *state)
 {
-	return strcmp(state, "paused") == 0 ? STATE_PAUSED :
-	    strcmp(state, "closed") == 0 ? STATE_CLOSED : STATE_OPEN;
+	int s = conf_state_by_name(state);
+
+	return s < 0 ? STATE_OPEN : s;
 }
 
 static int
 mode_of(const char *mode)
 {
-	return strcmp(mode, "capacity") == 0 ? MODE_CAPACITY :
-	    strcmp(mode, "passthrough") == 0 ? MODE_PASSTHROUGH : MODE_RATE;
+	int m = conf_mode_by_name(mode);
+
+	return m < 0 ? MODE_RATE : m;
 }
 
 /* The queue's facts (shape QUEUE_FACTS), which start at field at of r. */

@@ -1,6 +1,6 @@
 /*
  * qstore_report.h: the queue store's call for a queue's report
- * (report_read.lua): its minute rows as plain figures, for src/queue's
+ * (report_read.lua): its minute rows as plain figures, for src/model's
  * report.c. doc/design.md, "The report", says how the rows are kept.
  */
 #ifndef WR_QSTORE_REPORT_H

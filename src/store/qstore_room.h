@@ -1,7 +1,7 @@
 /*
  * qstore_room.h: the queue store's calls for the operator's console
  * (room_beat.lua, room_read.lua, room_history.lua); the plain figures
- * they fill for src/queue's room.c are in qstore_types.h.
+ * they fill for src/model's room.c are in figures.h.
  */
 #ifndef WR_QSTORE_ROOM_H
 #define WR_QSTORE_ROOM_H

@@ -389,7 +389,7 @@ streams_drawn(struct streams *ss, int q)
 /* Every stream of token tok (text) in queue q hears of ev. */
 static void
 streams_token_event(struct streams *ss, int q, const char *tok,
-    const struct event *ev)
+    const struct queue_event *ev)
 {
 	unsigned char id[16];
 	struct stream *st, *next;
@@ -413,7 +413,7 @@ streams_message(const char *channel, const char *msg, size_t len,
     void *arg)
 {
 	struct streams *ss = arg;
-	struct event ev;
+	struct queue_event ev;
 	const char *queue;
 	char tok[40];
 	size_t qlen;

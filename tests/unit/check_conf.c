@@ -792,6 +792,14 @@ START_TEST(test_enum_names)
 	ck_assert_str_eq(conf_state_name(STATE_OPEN), "open");
 	ck_assert_str_eq(conf_state_name(STATE_PAUSED), "paused");
 	ck_assert_str_eq(conf_state_name(STATE_CLOSED), "closed");
+	ck_assert_int_eq(conf_mode_by_name("rate"), MODE_RATE);
+	ck_assert_int_eq(conf_mode_by_name("capacity"), MODE_CAPACITY);
+	ck_assert_int_eq(conf_mode_by_name("passthrough"), MODE_PASSTHROUGH);
+	ck_assert_int_eq(conf_mode_by_name("Rate"), -1);
+	ck_assert_int_eq(conf_state_by_name("open"), STATE_OPEN);
+	ck_assert_int_eq(conf_state_by_name("paused"), STATE_PAUSED);
+	ck_assert_int_eq(conf_state_by_name("closed"), STATE_CLOSED);
+	ck_assert_int_eq(conf_state_by_name(""), -1);
 }
 END_TEST
 

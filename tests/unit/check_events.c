@@ -23,7 +23,7 @@ static void
 parsed(const char *msg, enum event_kind kind, const char *arg,
     const char *tokens)
 {
-	struct event e;
+	struct queue_event e;
 	char tok[40], all[256] = "";
 	int rc;
 
@@ -79,7 +79,7 @@ START_TEST(test_not_messages)
 		"drawn ", "dropped drawn", "admitted 17 t", "Entered 17 t",
 		"entered 012345678901234567890123456789012 t",
 	};
-	struct event e;
+	struct queue_event e;
 	char buf[16];
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
@@ -99,7 +99,7 @@ END_TEST
 START_TEST(test_long_token)
 {
 	const char *msg = "gone removed 0123456789 t2";
-	struct event e;
+	struct queue_event e;
 	char tok[8];
 
 	ck_assert_int_eq(event_parse(msg, strlen(msg), &e), 0);
@@ -122,7 +122,7 @@ START_TEST(test_captured)
 	ck_assert_msg(path && kinds, "WR_EVENTS_CAPTURED and WR_EVENTS_KINDS");
 	ck_assert_msg((f = fopen(path, "r")) != NULL, "cannot read %s", path);
 	while (fgets(line, sizeof line, f) != NULL) {
-		struct event e;
+		struct queue_event e;
 		char tok[40];
 
 		line[strcspn(line, "\n")] = '\0';

@@ -165,6 +165,38 @@ START_TEST(test_draw_keys)
 }
 END_TEST
 
+/* The names of the whole prefix, no queue's. */
+START_TEST(test_global_keys)
+{
+	const char *longest = "pppppppppppppppppppppppppppppppp";
+	struct room_names rn;
+	char buf[KEYS_MAX];
+
+	ck_assert_int_eq(keys_registry(buf, "wr"), 0);
+	ck_assert_str_eq(buf, "wr:queues");
+	ck_assert_int_eq(keys_trail(buf, "wr"), 0);
+	ck_assert_str_eq(buf, "wr:trail");
+	ck_assert_int_eq(keys_epoch(buf, "wr"), 0);
+	ck_assert_str_eq(buf, "wr:epoch");
+	ck_assert_int_eq(keys_powkey(buf, "wr"), 0);
+	ck_assert_str_eq(buf, "wr:powkey");
+	ck_assert_int_eq(keys_events_pattern(buf, "wr"), 0);
+	ck_assert_str_eq(buf, "wr:{*}:events");
+	ck_assert_int_eq(keys_room(&rn, "wr"), 0);
+	ck_assert_str_eq(rn.room, "wr:room");
+	ck_assert_str_eq(rn.seen, "wr:room:seen");
+	ck_assert_str_eq(rn.second, "wr:room:second");
+	ck_assert_int_eq(keys_room(&rn, longest), 0);
+	ck_assert_uint_eq(strlen(rn.second), strlen(longest) + 12);
+	ck_assert_int_eq(keys_registry(buf, "w:r"), -1);
+	ck_assert_int_eq(keys_trail(buf, ""), -1);
+	ck_assert_int_eq(keys_epoch(buf, "w{r}"), -1);
+	ck_assert_int_eq(keys_powkey(buf, "w r"), -1);
+	ck_assert_int_eq(keys_events_pattern(buf, "w:r"), -1);
+	ck_assert_int_eq(keys_room(&rn, "w:r"), -1);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -180,6 +212,7 @@ main(void)
 	tcase_add_test(tc, test_user_key_longest);
 	tcase_add_test(tc, test_used_key);
 	tcase_add_test(tc, test_draw_keys);
+	tcase_add_test(tc, test_global_keys);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

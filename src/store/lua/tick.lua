@@ -1,36 +1,41 @@
--- tick.lua: one admission tick of a queue, run by every instance. It
--- (1) ends sessions whose time is up, (2) drops waiters not seen for
--- waiting_ttl, (3) admits the next waiters in FIFO order, (4) keeps the
--- counters and the measured admission rate, (5) publishes the admitted.
+-- tick.lua: one admission tick of a queue, run by every instance. In the
+-- order of the code below, it (0) sees whether Redis takes writes, (1)
+-- ends sessions whose time is up, (2) sees whether a draw is due, (3)
+-- ends a fail-open whose time is up, (4) counts the no-shows (and ends
+-- them in a capacity queue), (5) drops waiters not seen for waiting_ttl,
+-- (6) admits the next waiters in FIFO order and publishes them, (7)
+-- keeps the measured admission rate and (8) works out the proof of work
+-- a join needs now; the stats hash's counters are kept as it goes.
 -- Work per call is capped; what is left is done on the next tick.
 --
 -- A full Redis (maxmemory, noeviction) refuses the "last seen" writes of
--- status.lua and ranks.lua but not the ZREMs of (2), which would then drop
--- waiters whose clients were there all along. So (2) runs only when
+-- status.lua and ranks.lua but not the ZREMs of (5), which would then drop
+-- waiters whose clients were there all along. So (5) runs only when
 -- Redis takes writes and has taken them for waiting_ttl since any
 -- instance last saw it full: K_full keeps that time for every instance.
--- While Redis is full only (1) runs, which frees memory.
+-- While Redis is full the tick answers after (2), with (8) read but not
+-- written: only (1) writes, which frees memory.
 -- A scheduled queue admits nobody before its opening, nor while
 -- pre-queue entrants await the draw (draw_step.lua), which the reply
--- asks for once it is due: at opens_at, and once the beacon is given when
--- one was announced (K_draw, the draw's hash).
+-- asks for once it is due (2): at opens_at, and once the beacon is given
+-- when one was announced (K_draw, the draw's hash).
 -- The console's wait p50/p90 (room_read.lua) wants each admission's time
--- in line: (3) keeps it for the first and the last admitted of each run
+-- in line: (6) keeps it for the first and the last admitted of each run
 -- in K_waits, from the join marks of K_joins (room_beat.lua writes one
 -- a second: by that time the tickets had reached that score), and drops
 -- the marks no ticket still in line needs; every admitted's time in line
 -- and ETA error go into the report's histograms (lib.lua's count_waits).
 -- No-shows (noshow_after > 0): sessions admitted noshow_after or more
--- ago whose pass was never checked, the oldest of K_unchecked (lookup.lua
--- takes a session out at its first check), are counted in the stats
--- hash's 'noshows' and leave the set, once each. A capacity queue ends
--- them as a DELETE does: the pass refused on every instance (each
--- token's revoked key, named by revoked_prefix and the token: the tokens
--- are found here, so the keys cannot be given, but they lie in the
--- queue's hash slot), and their slots go to the next waiters in (3) of
--- the same run. A rate queue with noshow_refill = yes owes them back:
--- the stats hash's 'refill', which lib.lua's room() adds to the next
--- batches, at most doubling one.
+-- ago whose pass was never checked, the oldest of K_unchecked (the pass
+-- check's lookup, qstore.c's qstore_lookup, takes a session out at its
+-- first check), are counted in the stats hash's 'noshows' and leave the
+-- set, once each. A capacity queue ends them as a DELETE does: the pass
+-- refused on every instance (each token's revoked key, named by
+-- revoked_prefix and the token: the tokens are found here, so the keys
+-- cannot be given, but they lie in the queue's hash slot), and their
+-- slots go to the next waiters in (6) of the same run. A rate queue with
+-- noshow_refill = yes owes them back: the stats hash's 'refill', which
+-- lib.lua's room() adds to the next batches, at most doubling one.
 -- KEYS: the queue's ten (lib.lua), then
 --   full         when Redis was last seen full (ms)
 --   draw         the draw's hash
@@ -81,7 +86,7 @@ if #ended > 0 then
   redis.call('HINCRBY', K_stats, 'expired', #ended)
 end
 
--- (6) The bits of work a join needs now, and how long a challenge lives.
+-- The bits of work a join needs now (8), and how long a challenge lives.
 -- pow_bits = auto follows the joins of the last 10 s, as every instance
 -- counts them (the stats hash's 'joined'): the field 'pow_win' keeps up to
 -- six "ms joined" marks, one written every 2 s by whichever instance ticks
@@ -130,7 +135,7 @@ local function pow_now(writable)
   return math.min(bits, tonumber(p[5] or DEFAULT_pow_max_bits)), ttl
 end
 
--- The draw: due from the opening until drawn; a seed first.
+-- (2) The draw: due from the opening until drawn; a seed first.
 local DRAW_SOON_MS = 2000
 local draw, held, draw_in = 0, false, -1
 if c.opens_at > 0 then
@@ -153,14 +158,15 @@ if full then
     draw, line_speed(c), c.ver, c.notice, c.fail_open_until, 0, draw_in }
 end
 
+-- (3) A fail-open whose time is up: the queue's mode before it again.
 if c.fail_open_until > 0 and now >= c.fail_open_until * 1000 then
   redis.call('HSET', K_config, 'mode', c.fail_open_prev or DEFAULT_mode,
     'ver', conf_version(K_config))
   redis.call('HDEL', K_config, 'fail_open_until', 'fail_open_prev')
   c = load_conf(K_config)
 end
--- sessions that ran their whole active_ttl, for the ETA (lib.lua's
--- line_speed)
+-- (1)'s sessions, which ran their whole active_ttl, for the ETA (lib.lua's
+-- line_speed), now that Redis takes writes
 if c.mode == 'capacity' then
   sessions_ended(#ended, tonumber(c.active_ttl) * 1000, c)
 end
@@ -182,7 +188,7 @@ local function end_noshows(tokens, after)
   sessions_ended(#tokens, after, c)
 end
 
--- (1b) no-shows (see the top)
+-- (4) no-shows (see the top)
 local noshows = 0
 local after = tonumber(c.noshow_after) * 1000
 if after > 0 then
@@ -238,7 +244,7 @@ local function quiet_waiters(old, cap)
   return quiet
 end
 
--- (2) waiters whose client has gone quiet, unless Redis was full lately
+-- (5) waiters whose client has gone quiet, unless Redis was full lately
 local was_full = tonumber(redis.call('GET', K_full) or '0')
 local ago = tonumber(A_full_ago_ms) or -1
 local seen_full = ago >= 0 and now - ago or 0
@@ -295,7 +301,8 @@ local function keep_waits(n, last, wfirst, wlast, t)
   end
 end
 
--- (3) admissions, as many as both caps allow (lib.lua's room())
+-- (6) admissions, as many as both caps allow (lib.lua's room()),
+-- published on the events channel by lib.lua's admit()
 local admitted = 0
 if c.state ~= 'paused' and not held then
   local n, t = room(now, c, cap), now_ms()
@@ -309,7 +316,7 @@ if c.state ~= 'paused' and not held then
   end
 end
 
--- (4) the admission rate, an exponentially weighted moving average over
+-- (7) the admission rate, an exponentially weighted moving average over
 -- windows of at least 5 s in which someone was waiting, so an empty line
 -- does not read as a slow one.
 local waiting = redis.call('ZCARD', K_waiting)
@@ -331,6 +338,7 @@ elseif t - at >= 5000 then
   end
   redis.call('HSET', K_stats, 'rate_at', t, 'rate_n', 0)
 end
+-- (8) the proof of work (pow_now, above), its marks written now
 local bits, pttl = pow_now(true)
 return { #ended, #quiet, admitted, waiting, 0, bits, pttl, draw,
   line_speed(c), c.ver, c.notice, c.fail_open_until, noshows, draw_in }
