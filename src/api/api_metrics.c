@@ -25,7 +25,7 @@ _Static_assert(ROUTE_COUNT <= METRICS_ROUTES, "metrics.h counts fewer routes "
     "than routes.def has");
 
 _Static_assert(METRICS_NTOTALS == SHOW_NTOTALS,
-    "metrics.h's METRICS_NTOTALS is not qstore_types.h's SHOW_NTOTALS");
+    "metrics.h's METRICS_NTOTALS is not figures.h's SHOW_NTOTALS");
 
 static struct mshare_live live;	/* large: not on the stack */
 static struct mshare_live total;

@@ -57,7 +57,6 @@ char *
 verdict_body(const struct verdict *v)
 {
 	json_t *err, *j;
-	char *s;
 
 	if (v->code == NULL)
 		return NULL;
@@ -72,9 +71,7 @@ verdict_body(const struct verdict *v)
 		return NULL;
 	}
 	json_decref(err);
-	s = reply_dump(j);
-	json_decref(j);
-	return s;
+	return reply_dump_take(j);
 }
 
 void

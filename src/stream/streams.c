@@ -33,6 +33,7 @@
 #include "line_cache.h"
 #include "log.h"
 #include "qstore.h"
+#include "reply.h"
 #include "sse.h"
 #include "sse_frame.h"
 #include "store.h"
@@ -299,10 +300,8 @@ streams_visit(struct streams *ss, int s, int only)
 static void
 streams_notice_send(struct streams *ss, int q, const char *notice)
 {
-	json_t *o = json_pack("{s:s,s:s?}", "queue", ss->queues[q].name,
-	    "notice", notice);
-	char *data = o ? json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII) :
-	    NULL;
+	char *data = reply_dump_take(json_pack("{s:s,s:s?}", "queue",
+	    ss->queues[q].name, "notice", notice));
 	struct stream *st, *next;
 
 	/* One text for every stream of the queue, written once. */
@@ -311,7 +310,6 @@ streams_notice_send(struct streams *ss, int q, const char *notice)
 		stream_send_text(ss, st, "notice", data);
 	}
 	free(data);
-	json_decref(o);
 }
 
 /*
