@@ -21,6 +21,7 @@
 #include "result.h"
 #include "route.h"
 #include "standing.h"
+#include "validate.h"
 #include "verdict.h"
 
 struct admission;
@@ -91,7 +92,7 @@ struct api_call {
 	struct api *api;
 	struct evhttp_request *req;
 	char queue[CONF_QUEUE_ID_MAX + 1];
-	char token[37];
+	char token[VALID_TOKEN_LEN + 1];
 };
 
 /* A new call for queue (and token, or NULL); NULL after answering 500. */

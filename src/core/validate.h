@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #define VALID_QUEUE_ID_MAX 64
+#define VALID_TOKEN_LEN 36	/* a token: a v4 UUID as text */
 #define VALID_KEY_PREFIX_MAX 32
 
 /* [A-Za-z0-9_-]{1,64} */

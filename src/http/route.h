@@ -18,6 +18,7 @@ enum route_id {
 	ROUTE_NONE,
 #define ROUTE(id, pattern, methods, name, handler, kind) ROUTE_##id,
 #include "routes.def"
+#include "validate.h"
 #undef ROUTE
 	ROUTE_COUNT
 };
@@ -46,7 +47,7 @@ struct route_match {
 	int method;		/* enum route_method of the request */
 	char allow[32];		/* "GET, HEAD, DELETE" */
 	char queue[CONF_QUEUE_ID_MAX + 1];
-	char token[37];
+	char token[VALID_TOKEN_LEN + 1];
 	char file[64];		/* ROUTE_ASSET */
 	/*
 	 * An admin route's caller: the admin's name (admins.c), set by

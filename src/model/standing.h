@@ -7,11 +7,12 @@
 #define WR_STANDING_H
 
 #include "eta.h"
+#include "validate.h"
 
 #define STANDING_REDIRECT_MAX 2049
 
 struct standing {
-	char token[37];
+	char token[VALID_TOKEN_LEN + 1];
 	int active;		/* 0: waiting, 1: an active session */
 	long long n;		/* waiting: 0-based rank; active: expiry ms;
 				 * a queue summary: the active sessions */

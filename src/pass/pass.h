@@ -13,13 +13,14 @@
 #include "conf.h"
 #include "passkeys.h"
 #include "standing.h"
+#include "validate.h"
 
 #define PASS_MAX 1024		/* longest pass accepted; ours are ~300 */
 #define PASS_LEEWAY 10		/* seconds of clock skew forgiven */
 
 struct pass_claims {
 	char queue[CONF_QUEUE_ID_MAX + 1];	/* aud */
-	char token[37];				/* sub */
+	char token[VALID_TOKEN_LEN + 1];				/* sub */
 	long long iat, nbf, exp;		/* unix seconds */
 };
 

@@ -6,10 +6,11 @@
 #include "conf.h"
 #include "hash.h"
 #include "renewals.h"
+#include "validate.h"
 
 struct renewal_slot {
 	char queue[CONF_QUEUE_ID_MAX + 1];
-	char token[37];
+	char token[VALID_TOKEN_LEN + 1];
 	long long at_ms;	/* when Redis answered; 0: empty */
 	struct renewal rn;
 };

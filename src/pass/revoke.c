@@ -6,12 +6,13 @@
 #include "conf.h"
 #include "hash.h"
 #include "revoke.h"
+#include "validate.h"
 
 #define REVOKE_SETS (REVOKE_SLOTS / REVOKE_WAYS)
 
 struct revoke_entry {
 	char queue[CONF_QUEUE_ID_MAX + 1];
-	char token[37];
+	char token[VALID_TOKEN_LEN + 1];
 	struct revoke_facts f;
 	long long until_ms;
 };

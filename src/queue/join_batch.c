@@ -16,6 +16,7 @@
 #include "log.h"
 #include "qstore.h"
 #include "text.h"
+#include "validate.h"
 
 #define JOINS_PENDING_MAX 64
 /*
@@ -30,7 +31,7 @@
 struct batch {
 	char queue[CONF_QUEUE_ID_MAX + 1];
 	int n;
-	char tokens[QSTORE_JOIN_MAX][37];
+	char tokens[QSTORE_JOIN_MAX][VALID_TOKEN_LEN + 1];
 	const char *token_at[QSTORE_JOIN_MAX];	/* into tokens */
 	char *users[QSTORE_JOIN_MAX];		/* copies, NULL for none */
 	struct use_copy {

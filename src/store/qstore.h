@@ -22,6 +22,7 @@
 #include "renewals.h"
 #include "revoke.h"
 #include "standing.h"
+#include "validate.h"
 
 struct store;
 struct qstore;
@@ -77,7 +78,7 @@ struct qs_use {
  */
 struct qs_joined {
 	enum result r;
-	char token[37];
+	char token[VALID_TOKEN_LEN + 1];
 	int active, prequeue;
 	long long n, waiting;
 };

@@ -15,12 +15,13 @@
 #include "script.h"
 #include "store.h"
 #include "text.h"
+#include "validate.h"
 
 /* A user key outlives any sane wait; join ignores it once its token left. */
 #define USER_KEY_TTL 86400
 
 /* A batch's tokens, its call's own: a bare "new" entry names none. */
-typedef char join_token[37];
+typedef char join_token[VALID_TOKEN_LEN + 1];
 
 /* The head of a batch's reply into head; -1 when misshaped. */
 static int

@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "line_cache.h"
 #include "log.h"
+#include "validate.h"
 
 struct line_cache *
 line_cache_new(line_cache_read_cb *on_read, void *arg, int queue)
@@ -126,7 +127,7 @@ line_cache_refresh(struct line_cache *lc, struct qstore *qs,
     const char *queue)
 {
 	const char *marks[QSTORE_LINE_MARKS];
-	char text[QSTORE_LINE_MARKS][37];
+	char text[QSTORE_LINE_MARKS][VALID_TOKEN_LEN + 1];
 	long long now = clock_mono_ms();
 
 	/* a full list of marks goes at once: more are due than a read a

@@ -16,6 +16,7 @@
 #include "reply.h"
 #include "sse_frame.h"
 #include "stream_one.h"
+#include "validate.h"
 
 /* ---- one stream ----------------------------------------------------- */
 
@@ -56,7 +57,7 @@ void
 stream_close(struct streams *ss, struct stream *st, const char *reason,
     enum close_how how)
 {
-	char tok[37], short_tok[9];
+	char tok[VALID_TOKEN_LEN + 1], short_tok[9];
 
 	if (st->closed)
 		return;
@@ -119,7 +120,7 @@ stream_entered(struct streams *ss, struct stream *st, long long expiry_ms)
 {
 	struct stream_queue *q = &ss->queues[st->queue];
 	struct token_status ts = { 0 };
-	char tok[37], pass[PASS_MAX];
+	char tok[VALID_TOKEN_LEN + 1], pass[PASS_MAX];
 
 	uuid_unparse_lower(st->token, tok);
 	ts.queue = q->name, ts.token = tok, ts.active = 1;
@@ -139,7 +140,7 @@ stream_entered(struct streams *ss, struct stream *st, long long expiry_ms)
 void
 stream_gone(struct streams *ss, struct stream *st, const char *reason)
 {
-	char tok[37];
+	char tok[VALID_TOKEN_LEN + 1];
 
 	uuid_unparse_lower(st->token, tok);
 	if (stream_send(ss, st, "gone",
@@ -158,7 +159,7 @@ stream_status(struct streams *ss, struct stream *st, const struct standing *s,
     char kind, long long rank, int force)
 {
 	struct token_status ts;
-	char tok[37];
+	char tok[VALID_TOKEN_LEN + 1];
 
 	if (!force && sse_unsent(st) > 0) {
 		if (++st->stalls >= STREAMS_STALLS)

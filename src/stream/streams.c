@@ -41,6 +41,7 @@
 #include "text.h"
 #include "streams.h"
 #include "stream_one.h"
+#include "validate.h"
 #include "wheel.h"
 
 struct rank_batch {
@@ -162,7 +163,7 @@ rank_batch_send(struct rank_batch *bt)
 {
 	struct streams *ss = bt->ss;
 	const char *argv[STREAMS_BATCH];
-	char tokens[STREAMS_BATCH][37];
+	char tokens[STREAMS_BATCH][VALID_TOKEN_LEN + 1];
 
 	for (int i = 0; i < bt->n; i++) {
 		uuid_unparse_lower(bt->st[i]->token, tokens[i]);
