@@ -70,7 +70,8 @@ api_send_verdict(struct api *api, struct evhttp_request *req,
 void
 api_pass_attach(struct api *api, struct token_status *st, char *buf)
 {
-	if (pass_attach(api_passkeys(api), st, (long long)time(NULL), buf) == -1)
+	if (pass_attach(api_passkeys(api), st, (long long)time(NULL), buf) ==
+	    -1)
 		log_error("event=pass_sign_failed queue=%s", st->queue);
 }
 
@@ -90,7 +91,8 @@ api_pass_cookie_as(struct api *api, struct evhttp_request *req,
 	if (st->pass == NULL || cookie_set(buf, sizeof buf,
 	    api_conf(api)->pass_cookie, st->pass,
 	    st->active_until - (long long)time(NULL),
-	    api_conf(api)->pass_cookie_domain, api_conf(api)->pass_cookie_secure) == -1)
+	    api_conf(api)->pass_cookie_domain,
+	    api_conf(api)->pass_cookie_secure) == -1)
 		return;
 	evhttp_add_header(evhttp_request_get_output_headers(req), header,
 	    buf);

@@ -44,12 +44,12 @@ struct streams;
  */
 struct api {
 	struct event_base *base;
-	struct conf *const *conf;	/* the one in force: a reload replaces *conf */
+	struct conf *const *conf;	/* in force: a reload replaces *conf */
 	struct store *store;		/* the Redis command connection */
 	struct qstore *qstore;		/* every script call, typed */
-	struct join_batch *join_batch;	/* joins waiting for the end of a pass */
-	struct http *http;		/* the server: every answer goes through it */
-	struct admission *admission;	/* the ticks: notices, proofs of work */
+	struct join_batch *join_batch;	/* joins waiting for a pass's end */
+	struct http *http;		/* the server: every answer */
+	struct admission *admission;	/* the ticks: notices, work asked */
 	struct streams *streams;
 	struct challenge_key *challenge;	/* the proofs of work's key */
 	const struct pages *pages;	/* the waiting page's templates */
@@ -58,11 +58,11 @@ struct api {
 	struct revoke *revoke;		/* recent answers about passes */
 	struct renewals *renewals;	/* recent renewals of sessions */
 	struct ratelimit *ratelimit;	/* join_rate_per_ip */
-	struct console_feed *feed;	/* the console's feeds (console_feed_new) */
+	struct console_feed *feed;	/* the console's feeds */
 	int worker;			/* -1: the single process */
-	int draining;			/* shutting down: /readyz says 503 */
-	int written;			/* the file's queues are in Redis: until
-					 * then /readyz says 503 starting */
+	int draining;		/* shutting down: /readyz says 503 */
+	int written;		/* the file's queues are in Redis: until
+				 * then /readyz says 503 starting */
 };
 
 /* The configuration in force. */

@@ -130,7 +130,8 @@ api_challenge(struct api *api, struct evhttp_request *req,
 		http_send_result(api->http, req, m->queue, RESULT_NO_QUEUE);
 		return;
 	}
-	if ((ch = challenge_new(api->challenge, m->queue, bits < 0 ? 0 : bits, ttl)) ==
+	if ((ch = challenge_new(api->challenge, m->queue, bits < 0 ? 0 : bits,
+	    ttl)) ==
 	    NULL) {
 		http_send_unavailable(api->http, req);
 		return;

@@ -37,7 +37,8 @@ events_entered(struct api_call *c, const struct standing *s,
 	standing_status(s, c->queue, api_conf(c->api)->push_interval, &ts);
 	ts.notice = admission_notice(c->api->admission, c->queue, NULL);
 	api_pass_attach(c->api, &ts, pass);
-	sse_open(&st, c->api->http, c->req, api_conf(c->api)->push_interval * 1000,
+	sse_open(&st, c->api->http, c->req,
+	    api_conf(c->api)->push_interval * 1000,
 	    30, NULL);
 	if ((data = reply_status_text(&ts)) != NULL)
 		sse_event(&st, "entered", data, (size_t)-1);
@@ -51,7 +52,8 @@ events_head(struct api_call *c)
 {
 	struct stream st = { 0 };
 
-	sse_open(&st, c->api->http, c->req, api_conf(c->api)->push_interval * 1000,
+	sse_open(&st, c->api->http, c->req,
+	    api_conf(c->api)->push_interval * 1000,
 	    30, NULL);
 	sse_end(&st, c->api->http);
 }

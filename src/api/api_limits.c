@@ -48,5 +48,6 @@ api_join_rate(struct api *api, const char *client, struct verdict *v)
 	log_debug("event=join_rate_limited addr=%s", client);
 	verdict_retry_after(v, wait);
 	return verdict_refuse(v, 429, "rate_limited", "too many joins from "
-	    "this address: at most %ld a second", api_conf(api)->join_rate_per_ip);
+	    "this address: at most %ld a second",
+	    api_conf(api)->join_rate_per_ip);
 }

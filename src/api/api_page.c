@@ -167,7 +167,7 @@ page_status_done(enum result r, const struct standing *s, void *arg)
 	} else {
 		v.position = st.position;
 		v.eta = st.eta_seconds;
-		v.refresh = (int)st.poll_after;	/* as an api would poll */
+		v.refresh = (int)st.poll_after;	/* as an app would poll */
 	}
 	page_send(p, 200, &v);
 	free(url);

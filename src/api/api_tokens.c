@@ -146,7 +146,8 @@ join_invite(struct api *api, const char *queue, struct join_ask *a,
 	if (f->type != JOIN_FIELD_STRING)
 		return verdict_refuse(v, 400, "bad_request",
 		    "\"invite\" must be a string");
-	if (invite_verify(api_passkeys(api), f->s, f->len, (long long)time(NULL),
+	if (invite_verify(api_passkeys(api), f->s, f->len,
+	    (long long)time(NULL),
 	    queue, &a->iv, &why) == -1)
 		return verdict_refuse(v, 403, "invite_invalid", "%s", why);
 	use->kind = "invite", use->id = a->iv.id;

@@ -21,7 +21,7 @@ struct passkeys;
 struct store_opts;
 
 struct app {
-	struct api api;			/* the parts, as the endpoints see them */
+	struct api api;		/* the parts, as the endpoints see them */
 	struct conf *conf;		/* the one in force: read it here */
 	struct conf *conf_owned;	/* what a reload made; NULL: main's */
 	/* Read the configuration again (file, then command line). */
@@ -34,11 +34,11 @@ struct app {
 	const struct admins *admins;	/* NULL: the admin API is off */
 	const struct store_opts *store_opts;	/* sentinels, replicas */
 	const struct netlist *trusted;	/* trusted_proxies; NULL: none */
-	struct event *drained;		/* draining: are the last words out? */
-	size_t writing;			/* config_init calls not answered */
-	int ready_fd;			/* a worker tells the supervisor here */
-	int said_ready;			/* READY=1 went to the service manager */
-	char epoch[33];			/* the marker of Redis's data; "": none */
+	struct event *drained;	/* draining: are the last words out? */
+	size_t writing;		/* config_init calls not answered */
+	int ready_fd;		/* a worker tells the supervisor here */
+	int said_ready;		/* READY=1 went to the service manager */
+	char epoch[33];		/* the marker of Redis's data; "": none */
 };
 
 #endif

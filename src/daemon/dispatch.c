@@ -197,9 +197,9 @@ dispatch_admin(struct app *app, struct evhttp_request *req)
 	    "no_token");
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "WWW-Authenticate", "Bearer realm=\"waitroom admin\"");
-	http_send_error(app->api.http, req, 401, "unauthorized", "the admin API "
-	    "needs one 'Authorization: Bearer <admin token>' with a token of "
-	    "admin_token_file");
+	http_send_error(app->api.http, req, 401, "unauthorized", "the admin "
+	    "API needs one 'Authorization: Bearer <admin token>' with a token "
+	    "of admin_token_file");
 	return NULL;
 }
 

@@ -129,7 +129,8 @@ on_store_ready(int first, void *arg)
 static int
 tell_serving(struct app *app)
 {
-	unsigned char tag = (unsigned char)(app->api.worker < 0 ? 0 : app->api.worker);
+	int w = app->api.worker;
+	unsigned char tag = (unsigned char)(w < 0 ? 0 : w);
 
 	if (app->ready_fd < 0)
 		return 0;
@@ -199,7 +200,8 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 	http_stop_accepting(app->api.http);
 	streams_drain(app->api.streams, DRAIN_RETRY_MS);
 	event_base_loopexit(app->api.base, &tv);
-	app->drained = event_new(app->api.base, -1, EV_PERSIST, drain_look, app);
+	app->drained = event_new(app->api.base, -1, EV_PERSIST, drain_look,
+	    app);
 	if (app->drained != NULL)
 		event_add(app->drained, &look);
 }
@@ -300,7 +302,8 @@ serve(struct app *app, int fd, int afd)
 	}
 	store_on_ready(app->api.store, on_store_ready, app);
 	for (int i = 0; i < 3; i++) {
-		sigs[i] = evsignal_new(app->api.base, signums[i], on_signal, app);
+		sigs[i] = evsignal_new(app->api.base, signums[i], on_signal,
+		    app);
 		if (sigs[i] == NULL || event_add(sigs[i], NULL) == -1)
 			goto done;
 	}
@@ -378,6 +381,48 @@ fail:
 	return -1;
 }
 
+/* What the process holds before its parts: from the setup, and its own. */
+static int
+app_init(struct app *app, const struct instance_setup *r, int worker,
+    int ready_fd)
+{
+	struct api *a = &app->api;
+
+	app->conf = r->conf;
+	app->conf_load = r->conf_load;
+	app->conf_load_arg = r->conf_load_arg;
+	app->passkeys = r->passkeys;
+	app->admins = r->admins;
+	app->store_opts = r->store_opts;
+	app->trusted = r->trusted;
+	app->ready_fd = ready_fd;
+	a->conf = &app->conf;
+	a->passkeys = &app->passkeys;
+	a->pages = r->pages;
+	a->worker = worker;
+	a->ratelimit = r->ratelimit;
+	if ((a->base = base_new()) == NULL || (a->revoke = revoke_new()) ==
+	    NULL || (a->renewals = renewals_new()) == NULL)
+		return -1;
+	if (a->ratelimit == NULL && (a->ratelimit =
+	    ratelimit_new(r->conf->join_rate_per_ip, 0)) == NULL)
+		return -1;
+	return 0;
+}
+
+static void
+app_fini(struct app *app, const struct instance_setup *r)
+{
+	struct api *a = &app->api;
+
+	if (a->ratelimit != r->ratelimit)
+		ratelimit_free(a->ratelimit);
+	revoke_free(a->revoke);
+	renewals_free(a->renewals);
+	if (a->base != NULL)
+		event_base_free(a->base);
+}
+
 int
 instance_run(int worker, int ready_fd, void *arg)
 {
@@ -391,29 +436,9 @@ instance_run(int worker, int ready_fd, void *arg)
 		if (worker_listen(r, &fd, &afd) == -1)
 			return 1;
 	}
-	app.conf = r->conf;
-	app.api.conf = &app.conf;
-	app.api.passkeys = &app.passkeys;
-	app.api.pages = r->pages;
-	app.admins = r->admins;
-	app.store_opts = r->store_opts;
-	app.conf_load = r->conf_load;
-	app.conf_load_arg = r->conf_load_arg;
-	app.api.worker = worker;
-	app.ready_fd = ready_fd;
-	app.passkeys = r->passkeys;
-	app.trusted = r->trusted;
-	app.api.ratelimit = r->ratelimit;
-	if ((app.api.base = base_new()) == NULL ||
-	    (app.api.revoke = revoke_new()) == NULL ||
-	    (app.api.renewals = renewals_new()) == NULL || (app.api.ratelimit == NULL &&
-	    (app.api.ratelimit = ratelimit_new(r->conf->join_rate_per_ip, 0)) ==
-	    NULL)) {
-		revoke_free(app.api.revoke);
-		renewals_free(app.api.renewals);
+	if (app_init(&app, r, worker, ready_fd) == -1) {
 		log_error("event=startup_failed error=\"no event base\"");
-		if (app.api.base)
-			event_base_free(app.api.base);
+		app_fini(&app, r);
 		return 1;
 	}
 	log_info("event=listen addr=%s port=%d redis=%s queues=%zu",
@@ -423,11 +448,7 @@ instance_run(int worker, int ready_fd, void *arg)
 		    "API is served here only\"", r->conf->admin_listen,
 		    r->admin_port);
 	rc = serve(&app, fd, afd);
-	if (app.api.ratelimit != r->ratelimit)
-		ratelimit_free(app.api.ratelimit);
-	revoke_free(app.api.revoke);
-	renewals_free(app.api.renewals);
-	event_base_free(app.api.base);
+	app_fini(&app, r);
 	return rc;
 }
 

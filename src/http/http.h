@@ -40,7 +40,7 @@ typedef void http_dispatch_cb(void *arg, struct evhttp_request *req,
 /* What the server reads, given at construction. */
 struct http_setup {
 	struct event_base *base;
-	struct conf *const *conf;	/* the one in force: a reload replaces *conf */
+	struct conf *const *conf;	/* in force: a reload replaces *conf */
 	const struct netlist *trusted;	/* trusted_proxies; NULL: none */
 	http_dispatch_cb *dispatch;	/* each request read, with arg */
 	void *arg;

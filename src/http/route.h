@@ -26,11 +26,11 @@ enum route_id {
 /* Who calls a route and where it is served (routes.def says each one's). */
 enum route_kind {
 	RK_NONE,	/* no route */
-	RK_API,		/* the public API: a page of another origin may call it */
+	RK_API,		/* the public API: other origins' pages call it */
 	RK_PROBE,	/* health and metrics: on admin_listen too */
 	RK_PAGE,	/* the waiting page and its files */
 	RK_FRONT,	/* the front's question about a pass */
-	RK_ADMIN,	/* the admin API: under /v1/admin, behind the admin gate */
+	RK_ADMIN,	/* the admin API: /v1/admin, behind the admin gate */
 	RK_CONSOLE	/* the console: under /admin, on admin_listen only */
 };
 

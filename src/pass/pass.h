@@ -20,7 +20,7 @@
 
 struct pass_claims {
 	char queue[CONF_QUEUE_ID_MAX + 1];	/* aud */
-	char token[VALID_TOKEN_LEN + 1];				/* sub */
+	char token[VALID_TOKEN_LEN + 1];	/* sub */
 	long long iat, nbf, exp;		/* unix seconds */
 };
 

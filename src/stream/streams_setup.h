@@ -19,7 +19,7 @@ struct store_opts;
 /* What the streams read, given at construction; all borrowed. */
 struct streams_setup {
 	struct event_base *base;
-	struct conf *const *conf;	/* the one in force: a reload replaces *conf */
+	struct conf *const *conf;	/* in force: a reload replaces *conf */
 	struct http *http;		/* the server the streams' requests came to */
 	struct store *store;		/* whether Redis is ready */
 	struct qstore *qstore;		/* the batches' ranks, the lines */
