@@ -24,9 +24,11 @@
 #
 # and then runs front_checks: no pass -> the waiting page; a pass -> the
 # shop, which learns the token; forged, expired, other-queue and cut
-# passes -> the waiting page; the live stream through the front; the
-# bypass rules (an address, a header); a renewing queue's fresh pass as
-# the browser's cookie; fail-open with waitroomd up (an answer that is
+# passes -> the waiting page; the live stream through the front, to its
+# end after entered; the shop ending a session itself (a checkout done:
+# its DELETE of the token it was handed), which admits the next waiter;
+# the bypass rules (an address, a header); a renewing queue's fresh pass
+# as the browser's cookie; fail-open with waitroomd up (an answer that is
 # not a 2xx is no way in), hanging (the policy within the timeouts), then
 # stopped: fail-open (the shop, unchecked, logged) and fail-closed (the
 # busy page with Retry-After, the shop sees nothing).
@@ -170,6 +172,7 @@ front_checks() {
 	front_visitor
 	front_bad_passes
 	front_stream
+	front_checkout
 	front_bypass
 	front_renewing
 	front_down
@@ -259,6 +262,7 @@ front_stream() {
 	check_eq "$STATUS" 204 "the first visitor ends the session (DELETE through $FRONT)"
 	check "entered reaches the stream through $FRONT within 1 s" \
 	    sse_wait s2 '^event: entered' 1 1
+	check "the stream ends after entered" sse_ended s2 5
 	visit /
 	check_eq "$STATUS $LOCATION" "302 /q/shop" \
 	    "after the DELETE the revoked pass cookie -> the waiting page"
@@ -266,6 +270,32 @@ front_stream() {
 	through_front "$P2"
 	check_eq "$STATUS $BODY" "200 welcome to the shop" \
 	    "the pass of the entered event opens the shop"
+}
+
+# ---- the shop ends a session itself: a checkout done ---------------------
+
+# The shop knows a visitor only by the X-Waitroom-Token the front set
+# from the check's answer. Once the visit is over it DELETEs that token:
+# the pass opens nothing any more, and the next waiter has the slot at
+# once (capacity mode). P3 is that waiter's pass, its session open.
+front_checkout() {
+	local t3 t
+	on "$FR" http POST /v1/queues/shop/tokens
+	t3=$(json .token)
+	check_json .status waiting "a third visitor waits"
+	t=$(tail -n 1 "$SHOP_LOG" | cut -d ' ' -f 1)
+	check_eq "$t" "$T2" "the shop was handed the second visitor's token"
+	on "$FR" http DELETE "/v1/queues/shop/tokens/$t"
+	check_status 204 "the shop's DELETE of that token through $FRONT -> 204"
+	through_front "$P2"
+	check_eq "$STATUS $LOCATION" "302 /q/shop" \
+	    "the ended session's pass no longer opens the shop"
+	http GET "/v1/queues/shop/tokens/$t3"
+	check_json .status active \
+	    "the waiter has the freed slot at once (capacity mode)"
+	P3=$(json .pass)
+	through_front "$P3"
+	check_eq "$STATUS $BODY" "200 welcome to the shop" "... and its pass opens the shop"
 }
 
 # ---- bypass rules: an address, a header ----------------------------------
@@ -280,10 +310,11 @@ front_bypass() {
 	visit /bypass.html --interface 127.0.0.3
 	check_eq "$STATUS $LOCATION" "302 /q/shop" \
 	    "another address (127.0.0.3) without a pass -> the waiting page"
-	visit /monitor.html -H "X-Waitroom-Bypass: $BYPASS_SECRET"
+	visit /monitor.html -H "X-Waitroom-Bypass: $BYPASS_SECRET" \
+	    -H "X-Waitroom-Token: $T1"
 	check_eq "$STATUS $BODY" "200 welcome to the shop" \
 	    "the bypass header with the secret reaches the shop without a pass"
-	check "... and the shop never sees the secret" \
+	check "... and the shop sees neither the secret nor the visitor's X-Waitroom-Token" \
 	    shop_saw '^- - - GET /monitor.html$'
 	visit /monitor.html -H "X-Waitroom-Bypass: ${BYPASS_SECRET}x"
 	check_eq "$STATUS $LOCATION" "302 /q/shop" \
@@ -316,6 +347,8 @@ front_renewing() {
 	    '^waitroom_pass=eyJ[^;]+; Path=/; Max-Age=[0-9]+; HttpOnly; SameSite=Lax$' \
 	    "... the whole cookie, as a join sets it"
 	check_eq "$(grep -ci '^set-cookie:' <<<"$HEADERS")" 1 "... once"
+	check_eq "$(header X-Waitroom-Set-Cookie)" "" \
+	    "... and not the check's X-Waitroom-Set-Cookie header"
 	check "the browser's cookie is now the fresh pass" \
 	    test "$(jar_pass)" != "$r1" -a -n "$(jar_pass)"
 	through_front "$(jar_pass)"
@@ -331,7 +364,7 @@ front_down() {
 	local seen pad t0 ms
 	front_start "the file switched to fail-open" shop open
 	seen=$(wc -l <"$SHOP_LOG")
-	through_front "$P2" -H "Authorization: Bearer $P2" -H "Authorization: Bearer x"
+	through_front "$P3" -H "Authorization: Bearer $P3" -H "Authorization: Bearer x"
 	check_eq "$STATUS $LOCATION" "302 /q/shop" \
 	    "fail-open, waitroomd up: a check it refuses as bad_request (two Authorization headers) -> the waiting page"
 	# Two cookie lines of 5,000 bytes: waitroomd refuses headers over
@@ -365,7 +398,7 @@ front_down() {
 
 	front_start "the example file" shop busy
 	seen=$(wc -l <"$SHOP_LOG")
-	through_front "$P2"
+	through_front "$P3"
 	check_eq "$STATUS" 503 \
 	    "fail-closed: with waitroomd stopped, a visitor with a valid pass gets 503"
 	check_contains "$BODY" "The waiting room is busy" "$FRONT's own small busy page"
