@@ -154,9 +154,9 @@ through_front() {
 	LOCATION=${LOCATION#"$FR"}
 }
 
-# shop_saw ERE: the shop's last request matches ERE.
-shop_saw() {
-	tail -n 1 "$SHOP_LOG" | grep -qE "$1"
+# shop_last: the shop's last request, as shop.py logs it.
+shop_last() {
+	tail -n 1 "$SHOP_LOG"
 }
 
 # shop_saw_since N: the requests the shop logged after its first N, one a
@@ -210,8 +210,8 @@ front_visitor() {
 	visit /index.html -H "X-Waitroom-Token: forged-token" \
 	    -H "X-Waitroom-Set-Cookie: waitroom_pass=made-up"
 	check_eq "$STATUS" 200 "every page of the shop, not just the first"
-	check "the shop learns who came in: X-Waitroom-Token from the check, and neither of the visitor's headers" \
-	    shop_saw "^$T1 - - GET /index.html$"
+	check_match "$(shop_last)" "^$T1 - - GET /index.html$" \
+	    "the shop learns who came in: X-Waitroom-Token from the check, and neither of the visitor's headers"
 	check_eq "$(header Set-Cookie)" "" \
 	    "a visitor's own X-Waitroom-Set-Cookie does not come back as a cookie"
 	through_front "$P1"
@@ -288,7 +288,7 @@ front_checkout() {
 	on "$FR" http POST /v1/queues/shop/tokens
 	t3=$(json .token)
 	check_json .status waiting "a third visitor waits"
-	t=$(tail -n 1 "$SHOP_LOG" | cut -d ' ' -f 1)
+	t=$(shop_last | cut -d " " -f 1)
 	check_eq "$t" "$T2" "the shop was handed the second visitor's token"
 	on "$FR" http DELETE "/v1/queues/shop/tokens/$t"
 	check_status 204 "the shop's DELETE of that token through $FRONT -> 204"
@@ -310,8 +310,8 @@ front_bypass() {
 	visit /bypass.html --interface 127.0.0.2
 	check_eq "$STATUS $BODY" "200 welcome to the shop" \
 	    "a bypassed address (127.0.0.2) reaches the shop without a pass"
-	check "... unchecked: the shop gets no X-Waitroom-Token" \
-	    shop_saw '^- - - GET /bypass.html$'
+	check_match "$(shop_last)" '^- - - GET /bypass.html$' \
+	    "... unchecked: the shop gets no X-Waitroom-Token"
 	visit /bypass.html --interface 127.0.0.3
 	check_eq "$STATUS $LOCATION" "302 /q/shop" \
 	    "another address (127.0.0.3) without a pass -> the waiting page"
@@ -319,8 +319,8 @@ front_bypass() {
 	    -H "X-Waitroom-Token: $T1"
 	check_eq "$STATUS $BODY" "200 welcome to the shop" \
 	    "the bypass header with the secret reaches the shop without a pass"
-	check "... and the shop sees neither the secret nor the visitor's X-Waitroom-Token" \
-	    shop_saw '^- - - GET /monitor.html$'
+	check_match "$(shop_last)" '^- - - GET /monitor.html$' \
+	    "... and the shop sees neither the secret nor the visitor's X-Waitroom-Token"
 	visit /monitor.html -H "X-Waitroom-Bypass: ${BYPASS_SECRET}x"
 	check_eq "$STATUS $LOCATION" "302 /q/shop" \
 	    "the header with another value -> the waiting page"
@@ -399,8 +399,8 @@ front_down() {
 	visit /index.html?unchecked=1 -H "X-Waitroom-Token: $T1"
 	check_eq "$STATUS $BODY" "200 welcome to the shop" \
 	    "fail-open: with waitroomd stopped, a visitor without a pass reaches the shop"
-	check "the shop got the request, with no X-Waitroom-Token (not even the visitor's)" \
-	    shop_saw '^- - - GET /index.html\?unchecked=1$'
+	check_match "$(shop_last)" '^- - - GET /index.html\?unchecked=1$' \
+	    "the shop got the request, with no X-Waitroom-Token (not even the visitor's)"
 	check "$FRONT's log marks the request let in unchecked" \
 	    wait_until "front_logged '/index.html?unchecked=1'" 5
 	visit /q/shop
