@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2016 # wait_until's code is quoted
 #
-# front_checks.sh: what caddy.sh and haproxy.sh both check, sourced by
-# each after lib.sh. The test file defines
+# front_checks.sh: what caddy.sh, haproxy.sh and nginx.sh all check of
+# their front, sourced by each after lib.sh. The test file defines
 #
 #   FRONT                the front's name for the TAP lines ("Caddy")
 #   front_launch Q P     start the front with its shipped example file
