@@ -67,7 +67,7 @@ for r in "${ROUTES[@]}"; do
 	check_error 404 not_found "public port, $method $path without it -> 404"
 done
 check_lines "$(snap)" "$BEFORE" \
-    "the admin calls on the public port changed nothing in Redis" "Redis before"
+    "the admin calls on the public port changed nothing in Redis" "Redis now"
 http GET /v1/queues/line
 check_json .state paused "... the queue is still paused"
 http GET "/v1/queues/line/tokens/$T1"
@@ -97,7 +97,7 @@ for r in "${ROUTES[@]}"; do
 	check_error 401 unauthorized "admin port: $method $path, another then the token -> 401"
 done
 check_lines "$(snap)" "$BEFORE" \
-    "the refused admin calls changed nothing in Redis" "Redis before"
+    "the refused admin calls changed nothing in Redis" "Redis now"
 check_match "$(grep 'event=admin_unauthorized' "$WR_TMP/waitroomd.log" | tail -n 1)" \
     'reason=two_tokens' "the refusal of two tokens is logged as such"
 for p in /healthz /readyz /metrics; do

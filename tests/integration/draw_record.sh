@@ -40,17 +40,18 @@ draw_state() {
 	json .state
 }
 
-# snap Q: the queue's configuration and draw hashes, as Redis holds them.
-snap() {
+# draw_hashes Q: the queue's configuration and draw hashes, as Redis
+# holds them.
+draw_hashes() {
 	rcli hgetall "wr:{$1}:config"
 	echo --
 	rcli hgetall "wr:{$1}:draw"
 }
 
-# check_unchanged Q BEFORE DESC: snap Q is still BEFORE.
+# check_unchanged Q BEFORE DESC: draw_hashes Q is still BEFORE.
 check_unchanged() {
 	local after
-	after=$(snap "$1")
+	after=$(draw_hashes "$1")
 	if [ "$after" = "$2" ]; then
 		pass "$3"
 	else
@@ -124,7 +125,7 @@ check_json .commit "$FILED_COMMIT" "moving it kept its commitment"
 wait_until '[ "$(draw_state started)" = drawing ]' $((10 * WR_SLOW)) ||
     bail "the draw awaits its beacon after the opening" "$(wr_last)"
 pass "after the opening the draw awaits its beacon"
-before=$(snap started)
+before=$(draw_hashes started)
 admin PUT /v1/admin/queues/started '{"beacon_round":"round 43"}'
 check_error 409 draw_started "another beacon_round once the opening passed: 409"
 admin PUT /v1/admin/queues/started "{\"opens_at\":$((T + 600))}"
@@ -162,7 +163,7 @@ wait_until '[ "$(draw_state started)" = drawn ]' $((10 * WR_SLOW)) ||
     bail "the draw is done" "$(wr_last)"
 http GET /v1/queues/started/draw
 drawn=$BODY
-before=$(snap started)
+before=$(draw_hashes started)
 admin PUT /v1/admin/queues/started '{"beacon_round":"round 44"}'
 check_error 409 draw_done "a beacon_round after the draw: 409"
 admin PUT /v1/admin/queues/started "{\"opens_at\":$((T + 60))}"
@@ -187,7 +188,7 @@ print(hashlib.sha256(bytes.fromhex(json.loads(sys.argv[1])["seed"])).hexdigest()
 admin PUT /v1/admin/queues/cancel "{\"waiting_ttl\":600,\"opens_at\":$((now + 3600))}"
 join cancel
 ENTRANT=$TOKEN
-before=$(snap cancel)
+before=$(draw_hashes cancel)
 admin PUT /v1/admin/queues/cancel '{"opens_at":""}'
 check_error 409 draw_has_entrants "clearing opens_at with an entrant: 409"
 admin PUT /v1/admin/queues/cancel '{"opens_at":0}'
@@ -217,7 +218,7 @@ admin PUT /v1/admin/queues/bad "{\"opens_at\":$((now + 100)),\"prequeue_from\":$
 check_error 400 bad_request "prequeue_from after opens_at: 400"
 check_json .error.field prequeue_from "the error names prequeue_from"
 check_eq "$(rcli exists 'wr:{bad}:config')" 0 "and no queue was made"
-before=$(snap cancel)
+before=$(draw_hashes cancel)
 admin PUT /v1/admin/queues/cancel "{\"closes_at\":$((now + 10))}"
 check_error 400 bad_request "a closes_at before the stored opens_at: 400"
 admin PUT /v1/admin/queues/cancel "{\"prequeue_from\":$((now + 7200))}"

@@ -24,8 +24,8 @@ max_active  = 10
 active_ttl  = 120
 EOF2
 
-# on a|b PASS [QUEUE]: v1_check on instance a or b.
-on() {
+# v1_check_on a|b PASS [QUEUE]: v1_check on instance a or b.
+v1_check_on() {
 	local WR_BASE=http://127.0.0.1:$A_PORT
 	[ "$1" = b ] && WR_BASE=http://127.0.0.1:$B_PORT
 	v1_check "$2" "${3-}"
@@ -55,9 +55,9 @@ check_json .status active "a third joins queue other"
 
 # Every instance has just said yes to each pass, so each remembers it.
 for i in a b; do
-	on $i "$PA" shop
+	v1_check_on $i "$PA" shop
 	check_eq "$STATUS" 204 "before the drop, instance $i accepts the pass a issued"
-	on $i "$PB"
+	v1_check_on $i "$PB"
 	check_eq "$STATUS" 204 "and the one b issued, without ?queue="
 done
 
@@ -67,9 +67,9 @@ admin DELETE /v1/admin/queues/shop
 check_status 204 "DELETE /v1/admin/queues/shop -> 204"
 dropped=$(now_ms)
 
-on a "$PA" shop
+v1_check_on a "$PA" shop
 check_eq "$STATUS" 401 "instance a refuses a pass of the dropped queue at once"
-on a "$PB"
+v1_check_on a "$PB"
 check_eq "$STATUS" 401 "instance a refuses it at once without ?queue= too"
 http GET /v1/check '' -H "Cookie: waitroom_pass=$PA"
 check_error 401 unauthorized "the pass cookie of the dropped queue -> 401"
@@ -77,17 +77,17 @@ check_contains "$(json .error.message)" "dropped" "the message says the queue wa
 
 # Instance b answered from its cache a moment ago; the drop reaches it
 # from Redis when that answer is a second old, whatever pub/sub did.
-wait_until 'on b "$PA"; [ "$STATUS" = 401 ]' 5
+wait_until 'v1_check_on b "$PA"; [ "$STATUS" = 401 ]' 5
 took=$(($(now_ms) - dropped))
 check_eq "$STATUS" 401 "instance b refuses the dropped queue's pass without ?queue="
 check "and within 1 s of the drop (took $took ms; 1.5 s allowed for the polling)" \
     test "$took" -le 1500
 # b's answer for PB was cached a moment after PA's: it may outlive it by
 # as much.
-wait_until 'on b "$PB" shop; [ "$STATUS" = 401 ]' 2
+wait_until 'v1_check_on b "$PB" shop; [ "$STATUS" = 401 ]' 2
 check_eq "$STATUS" 401 "instance b refuses the pass it issued itself, with ?queue=shop"
 for i in a b; do
-	on $i "$PO" other
+	v1_check_on $i "$PO" other
 	check_eq "$STATUS" 204 "a pass of queue other still opens on instance $i"
 done
 
@@ -107,20 +107,20 @@ join shop
 TN=$TOKEN
 check_json .status active "a new visitor is admitted to the new shop"
 for i in a b; do
-	on $i "$PA" shop
+	v1_check_on $i "$PA" shop
 	check_eq "$STATUS" 401 "the old shop's pass stays refused on instance $i"
-	on $i "$PB"
+	v1_check_on $i "$PB"
 	check_eq "$STATUS" 401 "and without ?queue="
 done
 # A pass issued within the leeway of the drop could come from a clock
 # up to 10 s fast, so it is refused too; once that has passed, the new
 # shop's passes open on every instance.
-wait_until 'http GET "/v1/queues/shop/tokens/$TN"; PN=$(json .pass); on a "$PN" shop;
-    [ "$STATUS" = 204 ]' 15
+wait_until 'http GET "/v1/queues/shop/tokens/$TN"; PN=$(json .pass);
+    v1_check_on a "$PN" shop; [ "$STATUS" = 204 ]' 15
 check_eq "$STATUS" 204 "a pass the new shop issues after the leeway opens on instance a"
-on b "$PN" shop
+v1_check_on b "$PN" shop
 check_eq "$STATUS" 204 "and on instance b"
-on a "$PA"
+v1_check_on a "$PA"
 check_eq "$STATUS" 401 "while the old shop's pass is still refused"
 
 http GET /healthz

@@ -14,11 +14,8 @@
 . "$(dirname "$0")/lib.sh"
 
 CHECK_EVENTS=${TOP_BUILDDIR:-}/tests/unit/check_events
-ADMIN_TOKEN=admin-token-for-tests-0123456789
-printf '%s\n' "$ADMIN_TOKEN" >"$WR_TMP/admin.token"
-
-cat >"$WR_TMP/events.conf" <<EOF2
-admin_token_file = $WR_TMP/admin.token
+wr_admin_conf "$WR_TMP/events.conf"
+cat >>"$WR_TMP/events.conf" <<EOF2
 
 [queue line]
 mode        = rate
@@ -36,10 +33,6 @@ mode        = capacity
 max_active  = 1
 waiting_ttl = 600
 EOF2
-
-admin() {
-	http "$1" "$2" "${3-}" -H "Authorization: Bearer $ADMIN_TOKEN"
-}
 
 # messages: what the capture holds, one message a line.
 messages() {

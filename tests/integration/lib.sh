@@ -723,6 +723,16 @@ raw_http() {
 	return 0
 }
 
+# on BASE CMD...: run CMD (http, admin, v1_check, ...) with WR_BASE set to
+# BASE (another instance, another port), then back.
+on() {
+	local keep=$WR_BASE
+	WR_BASE=$1
+	shift
+	"$@"
+	WR_BASE=$keep
+}
+
 # ---- domain helpers -----------------------------------------------------
 
 UUID4_RE='^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'
@@ -913,6 +923,14 @@ admin() {
 	http "$method" "$path" "$body" -H "Authorization: Bearer $ADMIN_TOKEN" "$@"
 }
 
+# admin_ctl ARG...: waitroomctl against $WR_BASE with the admin token
+# ($ADMIN_TOKEN), its output in $WR_TMP/ctl.out and ctl.err; returns its
+# exit status.
+admin_ctl() {
+	WAITROOM_ADMIN_TOKEN=$ADMIN_TOKEN "$WAITROOMCTL" --url "$WR_BASE" "$@" \
+	    >"$WR_TMP/ctl.out" 2>"$WR_TMP/ctl.err"
+}
+
 # ---- replicas and Sentinel -------------------------------------------------
 
 # Redis with replicas and three sentinels, all real processes on free
@@ -1018,30 +1036,12 @@ body() {
 	fi
 }
 
-# admin_ctl ARG...: waitroomctl against $WR_BASE with the admin token
-# ($ADMIN_TOKEN), its output in $WR_TMP/ctl.out and ctl.err; returns its
-# exit status.
-admin_ctl() {
-	WAITROOM_ADMIN_TOKEN=$ADMIN_TOKEN "$WAITROOMCTL" --url "$WR_BASE" "$@" \
-	    >"$WR_TMP/ctl.out" 2>"$WR_TMP/ctl.err"
-}
-
 # ---- the admin port (admin_listen) ------------------------------------------
 
 # on_admin CMD...: run CMD (http, admin, ...) with WR_BASE on the admin
 # port, $ADMIN (http://127.0.0.1:PORT of admin_listen), then back.
 on_admin() {
 	on "$ADMIN" "$@"
-}
-
-# on BASE CMD...: run CMD (http, admin, v1_check, ...) with WR_BASE set to
-# BASE (another instance, another port), then back.
-on() {
-	local keep=$WR_BASE
-	WR_BASE=$1
-	shift
-	"$@"
-	WR_BASE=$keep
 }
 
 # ---- more instances ---------------------------------------------------------
