@@ -43,7 +43,6 @@ struct streams;
  * process's life the daemon sets. Every pointer is borrowed.
  */
 struct api {
-	struct event_base *base;
 	struct conf *const *conf;	/* in force: a reload replaces *conf */
 	struct store *store;		/* the Redis command connection */
 	struct qstore *qstore;		/* every script call, typed */

@@ -22,6 +22,7 @@ struct store_opts;
 
 struct app {
 	struct api api;		/* the parts, as the endpoints see them */
+	struct event_base *base;	/* the loop */
 	struct conf *conf;		/* the one in force: read it here */
 	struct conf *conf_owned;	/* what a reload made; NULL: main's */
 	/* Read the configuration again (file, then command line). */

@@ -167,7 +167,7 @@ drain_look(evutil_socket_t fd, short what, void *arg)
 	struct app *app = arg;
 
 	if (http_connections(app->api.http) == 0 && store_idle(app->api.store))
-		event_base_loopbreak(app->api.base);
+		event_base_loopbreak(app->base);
 }
 
 /*
@@ -199,8 +199,8 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 	console_feed_leave(&app->api);
 	http_stop_accepting(app->api.http);
 	streams_drain(app->api.streams, DRAIN_RETRY_MS);
-	event_base_loopexit(app->api.base, &tv);
-	app->drained = event_new(app->api.base, -1, EV_PERSIST, drain_look,
+	event_base_loopexit(app->base, &tv);
+	app->drained = event_new(app->base, -1, EV_PERSIST, drain_look,
 	    app);
 	if (app->drained != NULL)
 		event_add(app->drained, &look);
@@ -246,7 +246,7 @@ publisher_new(struct app *app)
 	const struct timeval second = { 1, 0 };
 	struct event *ev;
 
-	ev = event_new(app->api.base, -1, EV_PERSIST, on_publish, app);
+	ev = event_new(app->base, -1, EV_PERSIST, on_publish, app);
 	if (ev && event_add(ev, &second) == -1) {
 		event_free(ev);
 		return NULL;
@@ -259,19 +259,19 @@ static int
 parts_new(struct app *app, int fd, int afd, char *err, size_t errlen)
 {
 	struct api *a = &app->api;
-	const struct http_setup hs = { a->base, &app->conf, app->trusted,
+	const struct http_setup hs = { app->base, &app->conf, app->trusted,
 	    dispatch_request, app };
-	struct streams_setup ss = { a->base, &app->conf, NULL, NULL, NULL,
+	struct streams_setup ss = { app->base, &app->conf, NULL, NULL, NULL,
 	    NULL, &app->passkeys, app->store_opts };
 
-	if ((a->store = store_new(a->base, app->conf->redis, app->store_opts,
+	if ((a->store = store_new(app->base, app->conf->redis, app->store_opts,
 	    err, errlen)) == NULL)
 		return -1;
 	if ((a->qstore = qstore_new(a->store, app->conf->key_prefix)) ==
-	    NULL || (a->join_batch = join_batch_new(a->base, a->qstore)) ==
+	    NULL || (a->join_batch = join_batch_new(app->base, a->qstore)) ==
 	    NULL || (a->challenge = challenge_key_new(a->qstore)) == NULL ||
 	    (app->draws = draws_new(a->qstore)) == NULL || (a->admission =
-	    admission_new(a->base, a->qstore, app->draws, app->conf)) == NULL) {
+	    admission_new(app->base, a->qstore, app->draws, app->conf)) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -302,7 +302,7 @@ serve(struct app *app, int fd, int afd)
 	}
 	store_on_ready(app->api.store, on_store_ready, app);
 	for (int i = 0; i < 3; i++) {
-		sigs[i] = evsignal_new(app->api.base, signums[i], on_signal,
+		sigs[i] = evsignal_new(app->base, signums[i], on_signal,
 		    app);
 		if (sigs[i] == NULL || event_add(sigs[i], NULL) == -1)
 			goto done;
@@ -311,7 +311,7 @@ serve(struct app *app, int fd, int afd)
 	unblock_signals();
 	if (tell_serving(app) == -1)
 		goto done;
-	rc = event_base_dispatch(app->api.base) == -1;
+	rc = event_base_dispatch(app->base) == -1;
 done:
 	for (int i = 0; i < 3; i++)
 		if (sigs[i])
@@ -401,7 +401,7 @@ app_init(struct app *app, const struct instance_setup *r, int worker,
 	a->pages = r->pages;
 	a->worker = worker;
 	a->ratelimit = r->ratelimit;
-	if ((a->base = base_new()) == NULL || (a->revoke = revoke_new()) ==
+	if ((app->base = base_new()) == NULL || (a->revoke = revoke_new()) ==
 	    NULL || (a->renewals = renewals_new()) == NULL)
 		return -1;
 	if (a->ratelimit == NULL && (a->ratelimit =
@@ -419,8 +419,8 @@ app_fini(struct app *app, const struct instance_setup *r)
 		ratelimit_free(a->ratelimit);
 	revoke_free(a->revoke);
 	renewals_free(a->renewals);
-	if (a->base != NULL)
-		event_base_free(a->base);
+	if (app->base != NULL)
+		event_base_free(app->base);
 }
 
 int

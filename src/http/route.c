@@ -29,22 +29,30 @@ static const struct route routes[] = {
 
 #define NROUTES (sizeof routes / sizeof routes[0])
 
+_Static_assert(NROUTES == ROUTE_COUNT - 1, "routes.def makes one row an id");
+
+/* The row of route id: routes.def makes the ids and the table in one
+ * order, ROUTE_NONE (0) before both, so the row is at id - 1. */
+static const struct route *
+route_at(int id)
+{
+	return id > 0 && id < ROUTE_COUNT ? &routes[id - 1] : NULL;
+}
+
 const char *
 route_name(int id)
 {
-	for (size_t i = 0; i < NROUTES; i++)
-		if ((int)routes[i].id == id)
-			return routes[i].name;
-	return "none";
+	const struct route *r = route_at(id);
+
+	return r ? r->name : "none";
 }
 
 enum route_kind
 route_kind(int id)
 {
-	for (size_t i = 0; i < NROUTES; i++)
-		if ((int)routes[i].id == id)
-			return routes[i].kind;
-	return RK_NONE;
+	const struct route *r = route_at(id);
+
+	return r ? r->kind : RK_NONE;
 }
 
 int
