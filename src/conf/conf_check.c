@@ -162,11 +162,7 @@ conf_check_redis(const char *v)
 int
 conf_check_cookie(const char *v)
 {
-	size_t n = strlen(v);
-
-	return n >= 1 && n <= CONF_COOKIE_MAX &&
-	    strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789!#$%&'*+-.^_`|~") == n;
+	return valid_word(v, CONF_COOKIE_MAX, "!#$%&'*+-.^_`|~");
 }
 
 /* A cookie Domain attribute: a DNS name, optionally with a leading dot. */

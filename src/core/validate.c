@@ -4,14 +4,25 @@
 #include "validate.h"
 
 int
+valid_word(const char *s, size_t max, const char *extra)
+{
+	size_t n;
+
+	for (n = 0; s[n] != '\0'; n++) {
+		unsigned char c = (unsigned char)s[n];
+
+		if (n == max || !((c >= 'a' && c <= 'z') ||
+		    (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr(extra, c) != NULL))
+			return 0;
+	}
+	return n >= 1;
+}
+
+int
 valid_queue_id(const char *s)
 {
-	size_t n = strlen(s);
-
-	if (n < 1 || n > VALID_QUEUE_ID_MAX)
-		return 0;
-	return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789_-") == n;
+	return valid_word(s, VALID_QUEUE_ID_MAX, "_-");
 }
 
 int
@@ -104,9 +115,5 @@ valid_user(const char *s, size_t len)
 int
 valid_key_prefix(const char *prefix)
 {
-	size_t n = strlen(prefix);
-
-	return n >= 1 && n <= VALID_KEY_PREFIX_MAX &&
-	    strspn(prefix, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789_.-") == n;
+	return valid_word(prefix, VALID_KEY_PREFIX_MAX, "_.-");
 }

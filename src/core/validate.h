@@ -11,6 +11,8 @@
 #define VALID_TOKEN_LEN 36	/* a token: a v4 UUID as text */
 #define VALID_KEY_PREFIX_MAX 32
 
+/* 1 to max characters, each an ASCII letter, a digit or one of extra. */
+int valid_word(const char *s, size_t max, const char *extra);
 /* [A-Za-z0-9_-]{1,64} */
 int valid_queue_id(const char *s);
 /* canonical lower-case version 4 UUID, 36 characters */

@@ -38,6 +38,20 @@ START_TEST(test_queue_id)
 END_TEST
 
 /* What libevent's strtoll would take besides digits must not frame a body. */
+/* The shape the queue id, key_prefix and pass_cookie share. */
+START_TEST(test_word)
+{
+	ck_assert_int_eq(valid_word("a", 1, ""), 1);
+	ck_assert_int_eq(valid_word("ab", 1, ""), 0);
+	ck_assert_int_eq(valid_word("", 8, "-"), 0);
+	ck_assert_int_eq(valid_word("Az09-_", 6, "-_"), 1);
+	ck_assert_int_eq(valid_word("a.b", 8, "-"), 0);
+	ck_assert_int_eq(valid_word("a.b", 8, ".-"), 1);
+	ck_assert_int_eq(valid_word("a\xc3\xa9", 8, ""), 0);
+	ck_assert_int_eq(valid_word("a b", 8, "-"), 0);
+}
+END_TEST
+
 START_TEST(test_content_length)
 {
 	ck_assert_int_eq(valid_content_length("0"), 1);
@@ -188,6 +202,7 @@ main(void)
 	TCase *tc = tcase_create("validate");
 
 	tcase_add_test(tc, test_queue_id);
+	tcase_add_test(tc, test_word);
 	tcase_add_test(tc, test_content_length);
 	tcase_add_test(tc, test_token_good);
 	tcase_add_test(tc, test_token_bad);
